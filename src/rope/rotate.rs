@@ -1,0 +1,175 @@
+//! Rotating vectors to a position, plane by plane, and the attention scores RoPE produces.
+//!
+//! RoFormer (Su et al. 2021) eq. 34: R^d_{Theta,m} x is computed pair by pair, never as a
+//! d x d matrix. Each plane i turns by the angle m * theta_i.
+
+use super::error::{RopeError, VectorName};
+use super::params::{check_vector, Position};
+use super::scaling::Frequencies;
+
+/// How the d dimensions of a head are grouped into 2D planes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Layout {
+    /// Pairs (2i, 2i+1): the RoFormer paper and Meta's Llama code (`torch.view_as_complex`).
+    #[default]
+    Interleaved,
+    /// Pairs (i, i + d/2): `rotate_half` in GPT-NeoX and Hugging Face transformers.
+    Half,
+}
+
+impl Layout {
+    pub const ALL: [Layout; 2] = [Layout::Interleaved, Layout::Half];
+
+    /// The name used in the URL (`layout=`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layout::Interleaved => "interleaved",
+            Layout::Half => "half",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Layout::Interleaved => "interleaved (2i, 2i+1): RoFormer, Meta Llama",
+            Layout::Half => "rotate_half (i, i+d/2): GPT-NeoX, Hugging Face",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|l| l.as_str() == name)
+    }
+}
+
+/// A rotation ready to apply: the layout, the head dimension and the frequencies in effect.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rotary {
+    layout: Layout,
+    rotary_dim: usize,
+    inv_freq: Vec<f64>,
+}
+
+impl Rotary {
+    pub fn new(layout: Layout, frequencies: &Frequencies) -> Self {
+        Self {
+            layout,
+            rotary_dim: frequencies.rotary_dim,
+            inv_freq: frequencies.inv_freq.clone(),
+        }
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The head dimension d.
+    pub fn dim(&self) -> usize {
+        self.inv_freq.len() * 2
+    }
+
+    pub fn planes(&self) -> usize {
+        self.inv_freq.len()
+    }
+
+    pub fn inv_freq(&self) -> &[f64] {
+        &self.inv_freq
+    }
+
+    /// The two dimensions that form `plane`.
+    ///
+    /// Interleaved: (2i, 2i+1). Half: (i, i + r/2) among the first r rotating dimensions, as
+    /// `rotate_half` applied to `x[..r]` does; the remaining, non-rotating dimensions are grouped
+    /// the same way among themselves (their pairing does not change any value).
+    pub fn plane_dims(&self, plane: usize) -> (usize, usize) {
+        match self.layout {
+            Layout::Interleaved => (2 * plane, 2 * plane + 1),
+            Layout::Half => {
+                let rotating_planes = self.rotary_dim / 2;
+                if plane < rotating_planes {
+                    (plane, plane + rotating_planes)
+                } else {
+                    let rest_half = (self.dim() - self.rotary_dim) / 2;
+                    let j = plane - rotating_planes;
+                    (self.rotary_dim + j, self.rotary_dim + rest_half + j)
+                }
+            }
+        }
+    }
+
+    /// The angle of `plane` at `position`: position * theta_i, in radians.
+    pub fn angle(&self, plane: usize, position: f64) -> f64 {
+        self.inv_freq.get(plane).map_or(0.0, |f| position * f)
+    }
+
+    /// `x` rotated to `position`: each plane (a, b) becomes
+    /// (a cos - b sin, a sin + b cos) with angle position * theta_i.
+    pub fn rotate(&self, vector: VectorName, x: &[f64], position: i64) -> Result<Vec<f64>, RopeError> {
+        check_vector(vector, x, self.dim())?;
+        let mut out = vec![0.0; x.len()];
+        for plane in 0..self.planes() {
+            let (a, b) = self.plane_dims(plane);
+            let (sin, cos) = self.angle(plane, position as f64).sin_cos();
+            out[a] = x[a] * cos - x[b] * sin;
+            out[b] = x[a] * sin + x[b] * cos;
+        }
+        Ok(out)
+    }
+
+    /// The score q_m . k_n and its ingredients, checking q and k once.
+    pub fn scores(&self, q: &[f64], k: &[f64], m: Position, n: Position) -> Result<Scores, RopeError> {
+        let q_rot = self.rotate(VectorName::Query, q, m.get())?;
+        let k_rot = self.rotate(VectorName::Key, k, n.get())?;
+        let score = dot(&q_rot, &k_rot);
+        // The relative way: q . R(n - m) k, RoFormer eq. 16.
+        let k_relative = self.rotate(VectorName::Key, k, m.distance_to(n))?;
+        let score_relative = dot(q, &k_relative);
+        let plane_contributions = (0..self.planes())
+            .map(|plane| {
+                let (a, b) = self.plane_dims(plane);
+                q_rot[a] * k_rot[a] + q_rot[b] * k_rot[b]
+            })
+            .collect();
+        Ok(Scores {
+            score,
+            score_relative,
+            score_unrotated: dot(q, k),
+            q_rot,
+            k_rot,
+            plane_contributions,
+        })
+    }
+}
+
+/// Everything the page reads out about one (q, m, k, n).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scores {
+    /// (R_m q) . (R_n k).
+    pub score: f64,
+    /// q . (R_{n-m} k): the same number, computed from the relative position alone.
+    pub score_relative: f64,
+    /// q . k without rotation.
+    pub score_unrotated: f64,
+    pub q_rot: Vec<f64>,
+    pub k_rot: Vec<f64>,
+    /// Each plane's share of `score`; they sum to it.
+    pub plane_contributions: Vec<f64>,
+}
+
+/// The plain dot product of two equally long slices.
+pub fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Reorders an interleaved-layout vector into the half layout: dimension 2i goes to i and
+/// 2i+1 to i + d/2, so plane i holds the same pair in both layouts. Odd lengths are returned as is.
+pub fn interleaved_to_half(x: &[f64]) -> Vec<f64> {
+    if x.len() % 2 != 0 {
+        return x.to_vec();
+    }
+    let half = x.len() / 2;
+    let mut out = vec![0.0; x.len()];
+    for i in 0..half {
+        out[i] = x[2 * i];
+        out[i + half] = x[2 * i + 1];
+    }
+    out
+}

@@ -1,0 +1,142 @@
+//! The URL contract (../shared/CONTRACT.md): every parameter is read, validated and clamped
+//! with a notice; nothing a URL holds can break the page or put NaN on it.
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use rope_lab::rope::{Layout, ScalingMethod};
+use rope_lab::state::{Derived, LabState, Theme};
+
+fn noticed(query: &str, param: &str) -> LabState {
+    let parsed = LabState::from_query(query);
+    assert!(
+        parsed.notices.iter().any(|n| n.param == param),
+        "{query}: expected a notice about {param}, got {:?}",
+        parsed.notices
+    );
+    parsed.state
+}
+
+fn clean(query: &str) -> LabState {
+    let parsed = LabState::from_query(query);
+    assert!(parsed.notices.is_empty(), "{query}: unexpected notices {:?}", parsed.notices);
+    parsed.state
+}
+
+#[test]
+fn defaults_are_the_contracts() {
+    let s = clean("");
+    assert_eq!((s.base, s.dim, s.m, s.n, s.layout, s.seed), (10000.0, 64, 5, 2, Layout::Interleaved, 1));
+    assert_eq!((s.scaling, s.effective_factor(), s.orig, s.partial, s.r), (ScalingMethod::None, 1.0, 4096, 1.0, 0));
+    assert_eq!(s.query_vector().len(), 64);
+    assert_ne!(s.query_vector(), s.key_vector());
+    assert_eq!(clean("scaling=llama3").effective_factor(), 8.0);
+    assert_eq!(clean("scaling=yarn").effective_factor(), 8.0);
+    assert_eq!(clean("scaling=yarn&factor=4").effective_factor(), 4.0);
+}
+
+#[test]
+fn valid_values_are_taken_as_given() {
+    let s = clean("?base=500000&dim=128&m=100&n=37&layout=half&seed=7&scaling=dynamic&factor=2&orig=8192&seq=16384&r=20&partial=0.5&theme=dark&embed=scores&unknown=1");
+    assert_eq!((s.base, s.dim, s.m, s.n, s.layout, s.seed), (500000.0, 128, 100, 37, Layout::Half, 7));
+    assert_eq!((s.scaling, s.factor, s.orig, s.seq, s.r, s.partial), (ScalingMethod::Dynamic, Some(2.0), 8192, Some(16384), 20, 0.5));
+    assert_eq!((s.theme, s.embed), (Some(Theme::Dark), Some("scores")));
+    let s = clean("dim=4&q=1,2,3,4&k=-1.5,0,0,2e-3");
+    assert_eq!(s.q, Some(vec![1.0, 2.0, 3.0, 4.0]));
+    assert_eq!(s.k, Some(vec![-1.5, 0.0, 0.0, 0.002]));
+}
+
+#[test]
+fn invalid_values_are_corrected_with_a_notice() {
+    assert_eq!(noticed("base=abc", "base").base, 10000.0);
+    assert_eq!(noticed("base=NaN", "base").base, 10000.0);
+    assert_eq!(noticed("base=inf", "base").base, 10000.0);
+    assert_eq!(noticed("base=1", "base").base, 10000.0);
+    assert_eq!(noticed("base=-5", "base").base, 10000.0);
+    assert_eq!(noticed("base=1e12", "base").base, 1e9);
+    assert_eq!(noticed("dim=63", "dim").dim, 64);
+    assert_eq!(noticed("dim=0", "dim").dim, 2);
+    assert_eq!(noticed("dim=5000", "dim").dim, 1024);
+    assert_eq!(noticed("dim=12.7", "dim").dim, 14);
+    assert_eq!(noticed("m=-3", "m").m, 0);
+    assert_eq!(noticed("n=99999999999", "n").n, 10_000_000);
+    assert_eq!(noticed("m=2.5", "m").m, 3);
+    assert_eq!(noticed("layout=diagonal", "layout").layout, Layout::Interleaved);
+    assert_eq!(noticed("dim=4&q=1,2,3", "q").q, None);
+    assert_eq!(noticed("dim=4&k=1,x,3,4", "k").k, None);
+    assert_eq!(noticed("dim=2&q=1e300,0", "q").q, Some(vec![1e6, 0.0]));
+    assert_eq!(noticed("seed=-1", "seed").seed, 1);
+    assert_eq!(noticed("scaling=magic", "scaling").scaling, ScalingMethod::None);
+    assert_eq!(noticed("factor=0.5", "factor").factor, Some(1.0));
+    assert_eq!(noticed("orig=1", "orig").orig, 2);
+    assert_eq!(noticed("beta_fast=0", "beta_fast").beta_fast, 32.0);
+    assert_eq!(noticed("mscale=-1", "mscale").mscale, None);
+    let s = noticed("low_freq=4&high_freq=1", "low_freq");
+    assert_eq!((s.low_freq, s.high_freq), (1.0, 4.0));
+    assert_eq!(noticed("dim=8&scaling=longrope&short_factor=1,2", "short_factor").short_factor, None);
+    assert_eq!(noticed("partial=0.3", "partial").partial, 18.0 / 64.0);
+    assert_eq!(noticed("partial=0", "partial").partial, 2.0 / 64.0);
+    assert_eq!(noticed("partial=2", "partial").partial, 1.0);
+    assert_eq!(noticed("r=-1", "r").r, 0);
+    assert_eq!(noticed("embed=nope", "embed").embed, None);
+    assert_eq!(noticed("theme=neon", "theme").theme, None);
+}
+
+#[test]
+fn notices_say_what_was_changed() {
+    let parsed = LabState::from_query("dim=63");
+    let text = &parsed.notices[0].message;
+    assert!(text.contains("63") && text.contains("64") && text.contains("odd"), "{text}");
+}
+
+#[test]
+fn percent_encoded_values_are_decoded() {
+    let s = clean("q=1%2C2&dim=2&k=%2B3,4");
+    assert_eq!((s.q, s.k), (Some(vec![1.0, 2.0]), Some(vec![3.0, 4.0])));
+}
+
+proptest! {
+    #[test]
+    fn no_query_string_breaks_the_page(query in ".{0,200}") {
+        let parsed = LabState::from_query(&query);
+        let derived = Derived::compute(&parsed.state).expect("a parsed state always computes");
+        prop_assert!(derived.scores.score.is_finite());
+        prop_assert!(derived.scores.score_relative.is_finite());
+        prop_assert!(derived.decay_bound_at_r.is_finite());
+        prop_assert!(derived.frequencies.inv_freq.iter().all(|f| f.is_finite()));
+    }
+
+    #[test]
+    fn hostile_values_of_every_parameter_are_survived(
+        name in prop::sample::select(vec!["base", "dim", "m", "n", "layout", "q", "k", "seed", "scaling", "factor",
+            "orig", "seq", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "low_freq", "high_freq",
+            "short_factor", "long_factor", "partial", "r", "embed", "theme"]),
+        value in prop::sample::select(vec!["", "-1", "0", "1", "1e308", "-1e308", "NaN", "inf", "-inf", "0.5",
+            "3", "1,2", "abc", "%", "%zz", "1e-320", "18446744073709551616", "9223372036854775807"]),
+        scaling in prop::sample::select(vec!["none", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional"]),
+    ) {
+        let parsed = LabState::from_query(&format!("scaling={scaling}&{name}={value}"));
+        let derived = Derived::compute(&parsed.state).expect("a parsed state always computes");
+        prop_assert!(derived.scores.score.is_finite());
+        prop_assert!(derived.frequencies.attention_factor.is_finite());
+        prop_assert!(derived.decay_bound_at_r.is_finite());
+    }
+
+    #[test]
+    fn a_state_survives_the_round_trip_through_its_url(
+        base in 1.001f64..1e9, half in 1usize..=512, m in 0i64..=10_000_000, n in 0i64..=10_000_000,
+        half_layout in any::<bool>(), seed in any::<u64>(), r in 0i64..100_000,
+        method in prop::sample::select(vec!["none", "linear", "ntk", "dynamic", "yarn", "llama3"]),
+        factor in prop::option::of(1.0f64..64.0),
+    ) {
+        let mut state = LabState {
+            base, dim: half * 2, m, n, seed, r,
+            layout: if half_layout { Layout::Half } else { Layout::Interleaved },
+            scaling: ScalingMethod::parse(method).unwrap(), factor,
+            ..LabState::default()
+        };
+        state.q = Some(state.query_vector());
+        let parsed = LabState::from_query(&state.to_query());
+        prop_assert!(parsed.notices.is_empty(), "{:?}", parsed.notices);
+        prop_assert_eq!(parsed.state, state);
+    }
+}

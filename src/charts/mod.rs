@@ -3,6 +3,7 @@
 //! snapshot test. They take plain data and colours; no Leptos, no signals.
 
 mod decay;
+pub mod format;
 
 pub use decay::{draw_decay, DecayChart};
 

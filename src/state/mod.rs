@@ -16,7 +16,7 @@ use crate::rope::{
 use query::{encode, parse_pairs};
 
 /// The widget ids a page can embed alone with `embed=<id>`; the README lists them.
-pub const WIDGET_IDS: &[&str] = &["scores"];
+pub const WIDGET_IDS: &[&str] = &["scores", "decay"];
 
 pub const DEFAULT_BASE: f64 = 10_000.0;
 pub const DEFAULT_DIM: usize = 64;
@@ -253,6 +253,15 @@ impl LabState {
     /// k as typed in the URL, or drawn from `seed`.
     pub fn key_vector(&self) -> Vec<f64> {
         self.k.clone().unwrap_or_else(|| seeded_vector(self.seed, Stream::Key, self.dim))
+    }
+
+    /// Sets one parameter from text, as a form field or the URL gives it, with the same
+    /// validation as [`LabState::from_query`]; returns what had to be corrected.
+    pub fn set_param(&mut self, name: &str, raw: &str) -> Vec<Notice> {
+        let mut notes = Notes::default();
+        self.read_param(name, raw.trim(), &mut notes);
+        self.normalize_into(&mut notes);
+        notes.0
     }
 
     /// Restores the invariants between parameters after a control changed one of them (a new

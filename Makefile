@@ -1,0 +1,73 @@
+# RoPE Lab: two commands.
+#   make serve   build and serve the app at http://127.0.0.1:8080 (HOST=0.0.0.0 for a classroom)
+#   make test    every test: native (math, URL state, charts), in-browser components, end to end
+# Both install whatever is missing first (see ../shared/TOOLCHAIN.md for why these versions).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
+
+TRUNK_VERSION        := 0.21.14
+WASM_BINDGEN_VERSION := 0.2.130
+CHROMIUM             := /usr/bin/chromium
+CHROMEDRIVER         := /usr/bin/chromedriver
+HOST ?= 127.0.0.1
+PORT ?= 8080
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: serve classroom test test-native test-browser test-e2e build tools tools-build \
+        wasm-target trunk wasm-bindgen-cli node-deps chromium clean
+
+## make serve: the app, rebuilt on every change, at http://$(HOST):$(PORT)
+serve: tools-build
+	trunk serve --address $(HOST) --port $(PORT)
+
+## make classroom: the same, reachable from other machines on the network
+classroom:
+	$(MAKE) serve HOST=0.0.0.0
+
+## make test: everything CI runs
+test: tools test-native test-browser test-e2e
+
+test-native:
+	cargo test --locked
+
+test-browser:
+	CHROMEDRIVER=$(CHROMEDRIVER) cargo test --locked --target wasm32-unknown-unknown --test web
+
+## The release build (dist/), its size budget, then the page end to end in Chromium.
+test-e2e: build
+	node e2e/budget.mjs
+	playwright test --config e2e/playwright.config.mjs
+
+build: tools-build
+	trunk build --release
+
+tools-build: wasm-target trunk wasm-bindgen-cli node-deps
+tools: tools-build chromium
+
+wasm-target:
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown \
+	  || rustup target add wasm32-unknown-unknown
+
+trunk:
+	@trunk --version 2>/dev/null | grep -qF '$(TRUNK_VERSION)' \
+	  || cargo install --locked trunk --version $(TRUNK_VERSION)
+
+# Without --locked: the CLI's own lock names a webpki-roots the registry here does not serve.
+wasm-bindgen-cli:
+	@{ wasm-bindgen --version 2>/dev/null | grep -qF '$(WASM_BINDGEN_VERSION)' \
+	   && wasm-bindgen-test-runner --version 2>/dev/null | grep -qF '$(WASM_BINDGEN_VERSION)'; } \
+	  || cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
+
+node-deps:
+	@[ node_modules/.package-lock.json -nt package-lock.json ] && [ -x node_modules/.bin/wasm-opt ] \
+	  || npm ci --no-audit --no-fund
+
+chromium:
+	@[ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ] \
+	  || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+
+clean:
+	cargo clean
+	rm -rf dist e2e/screenshots e2e/results

@@ -1,0 +1,33 @@
+// Size budget of the release build: prints what a first visit downloads, gzipped, and fails
+// if it grows past the budget. (For scale: the richest RoPE page we compare against ships
+// 130 KB of its own code plus 675 KB of MathJax.)
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
+const BUDGET_GZIP_BYTES = 200 * 1024; // wasm + js + css + html, gzipped
+const counted = new Set(['.wasm', '.js', '.css', '.html']);
+
+const rows = [];
+for (const name of readdirSync(dist)) {
+  const path = join(dist, name);
+  if (!statSync(path).isFile() || !counted.has(extname(name))) continue;
+  const raw = readFileSync(path);
+  rows.push({ name, raw: raw.length, gzip: gzipSync(raw, { level: 9 }).length });
+}
+if (!rows.some((r) => r.name.endsWith('.wasm'))) {
+  console.error('budget: no .wasm in dist/; run `trunk build --release` first');
+  process.exit(1);
+}
+const total = rows.reduce((sum, r) => sum + r.gzip, 0);
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+for (const r of rows.sort((a, b) => b.gzip - a.gzip)) {
+  console.log(`budget: ${r.name.padEnd(36)} ${kb(r.raw).padStart(10)} raw ${kb(r.gzip).padStart(10)} gzipped`);
+}
+console.log(`budget: total ${kb(total)} gzipped (budget ${kb(BUDGET_GZIP_BYTES)}), no third-party downloads at run time`);
+if (total > BUDGET_GZIP_BYTES) {
+  console.error(`budget: over by ${kb(total - BUDGET_GZIP_BYTES)}`);
+  process.exit(1);
+}

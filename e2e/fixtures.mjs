@@ -1,0 +1,42 @@
+// Shared by the end-to-end specs: a page that fails its test on any console error or warning
+// or uncaught exception, and helpers to read the contract's readable values.
+import { test as base, expect } from '@playwright/test';
+
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const problems = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') {
+        problems.push(`${message.type()}: ${message.text()}`);
+      }
+    });
+    page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+    await use(page);
+    expect(problems, 'console errors and warnings').toEqual([]);
+  },
+});
+
+export { expect };
+
+/** The full-precision value of a readable number (`data-value`). */
+export async function value(page, testid) {
+  const text = await page.getByTestId(testid).getAttribute('data-value');
+  return Number(text);
+}
+
+/** A readable list as numbers. */
+export async function list(page, testid) {
+  const text = await page.getByTestId(testid).getAttribute('data-value');
+  return text.split(',').map(Number);
+}
+
+/** Opens `path` and waits until the app has computed its first score. */
+export async function open(page, path = '/') {
+  await page.goto(path);
+  await expect(page.getByTestId('score')).toHaveAttribute('data-value', /\d/);
+}
+
+/** |a - b| <= rel * max(|b|, 1). */
+export function close(a, b, rel = 1e-9) {
+  return Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1);
+}

@@ -1,0 +1,101 @@
+//! The few places the app touches the browser directly: the address bar, the colour scheme,
+//! and messages to an embedding page.
+
+use crate::widgets::Lab;
+use leptos::prelude::*;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The page's query string, `?...` (empty when there is none).
+pub fn query_string() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// Whether the system asks for dark colours, following changes while the page is open.
+pub fn system_prefers_dark() -> Signal<bool> {
+    let Ok(Some(query)) = window().match_media("(prefers-color-scheme: dark)") else {
+        return Signal::stored(false);
+    };
+    let dark = RwSignal::new(query.matches());
+    let list = query.clone();
+    let on_change = Closure::<dyn Fn()>::new(move || dark.set(list.matches()));
+    if query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref()).is_ok() {
+        // The listener lives as long as the page, like the app itself.
+        on_change.forget();
+    }
+    dark.into()
+}
+
+/// Sets `data-theme` on `<html>`, which the style sheet's colours follow.
+pub fn set_document_theme(dark: bool) {
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("data-theme", if dark { "dark" } else { "light" });
+    }
+}
+
+/// How long the address bar waits for the state to settle: a slider drag would otherwise
+/// replace the history entry 60 times a second, which browsers throttle with a warning.
+const URL_SETTLE: Duration = Duration::from_millis(150);
+
+/// Keeps the URL following the state, with `history.replaceState` (no history entry per
+/// slider step), at most once per [`URL_SETTLE`].
+pub fn sync_url_with(lab: Lab) {
+    let pending = StoredValue::new(false);
+    Effect::new(move |first_run: Option<()>| {
+        lab.state.track();
+        if first_run.is_none() || pending.get_value() {
+            return;
+        }
+        pending.set_value(true);
+        set_timeout(
+            move || {
+                pending.set_value(false);
+                let query = lab.state.with_untracked(|s| s.to_query());
+                let location = window().location();
+                let path = location.pathname().unwrap_or_default();
+                let hash = location.hash().unwrap_or_default();
+                let url = if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };
+                if let Ok(history) = window().history() {
+                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+                }
+            },
+            URL_SETTLE,
+        );
+    });
+}
+
+/// Posts `{ type: "rope-lab:resize", widget, height }` to the embedding page whenever the
+/// height of `root` changes, so the host can size its iframe.
+pub fn post_height_on_resize(root: NodeRef<leptos::html::Div>, widget: &'static str) {
+    let last_height = StoredValue::new(0i32);
+    Effect::new(move |_| {
+        let Some(element) = root.get() else { return };
+        let post = move |height: f64| {
+            let height = height.ceil() as i32;
+            if height == last_height.get_value() {
+                return;
+            }
+            last_height.set_value(height);
+            let message = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&message, &"type".into(), &"rope-lab:resize".into());
+            let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.into());
+            let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+            if let Ok(Some(parent)) = window().parent() {
+                let _ = parent.post_message(&message, "*");
+            }
+        };
+        let target: web_sys::Element = element.clone().into();
+        post(target.get_bounding_client_rect().height());
+        let on_resize = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            if let Ok(entry) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+                post(entry.target().get_bounding_client_rect().height());
+            }
+        });
+        if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            observer.observe(&target);
+            // The observer lives as long as the embedded page.
+            on_resize.forget();
+        }
+    });
+}

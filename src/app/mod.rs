@@ -1,0 +1,134 @@
+//! The page: reads the URL once into the shared state, keeps the URL following it, applies
+//! the theme, and shows either the whole lab or, with `embed=<id>`, one widget alone.
+
+mod browser;
+
+use crate::state::{LabState, Theme};
+use crate::widgets::controls::Controls;
+use crate::widgets::decay::DecayWidget;
+use crate::widgets::scores::ScoresWidget;
+use crate::widgets::{DarkMode, Lab};
+use leptos::prelude::*;
+
+/// RoPE Lab.
+#[component]
+pub fn App() -> impl IntoView {
+    let parsed = LabState::from_query(&browser::query_string());
+    let embed = parsed.state.embed;
+    let lab = Lab::new(parsed.state, parsed.notices);
+    provide_context(lab);
+
+    let system_dark = browser::system_prefers_dark();
+    let dark = Signal::derive(move || match lab.state.with(|s| s.theme) {
+        Some(theme) => theme == Theme::Dark,
+        None => system_dark.get(),
+    });
+    provide_context(DarkMode(dark));
+    Effect::new(move |_| browser::set_document_theme(dark.get()));
+    browser::sync_url_with(lab);
+
+    match embed {
+        Some(id) => view! { <Embed id /> }.into_any(),
+        None => view! { <FullPage /> }.into_any(),
+    }
+}
+
+/// The whole lab: header, controls, every widget, footer.
+#[component]
+fn FullPage() -> impl IntoView {
+    view! {
+        <a class="skip-link" href="#main">"Skip to the lab"</a>
+        <header class="site-header">
+            <div class="brand">
+                <h1>"RoPE Lab"</h1>
+                <p class="tagline">"See why rotating queries and keys makes attention depend only on relative position."</p>
+            </div>
+            <ThemeToggle />
+        </header>
+        <Notices />
+        <main id="main" class="lab">
+            <p class="intro">
+                "Rotary Positional Embeddings (RoPE) turn each pair of dimensions of a query q and a key k "
+                "by an angle proportional to the token's position: plane i turns by m·θᵢ at position m, "
+                "with θᵢ = base^(−2i/d). Drag the sliders: every number below is computed live, in your "
+                "browser, by the same Rust code the tests check against Hugging Face transformers and "
+                "Meta's Llama."
+            </p>
+            <div class="lab-grid">
+                <aside class="panel" aria-label="Parameters">
+                    <Controls />
+                </aside>
+                <div class="widgets">
+                    <ScoresWidget />
+                    <DecayWidget />
+                </div>
+            </div>
+        </main>
+        <footer class="site-footer">
+            <p>
+                "RoPE Lab. Sources: Su et al., RoFormer (2021); Hugging Face transformers "
+                <code>"modeling_rope_utils"</code>"; Meta Llama. Every setting is in the address bar: "
+                "copy it to share exactly this view."
+            </p>
+        </footer>
+    }
+}
+
+/// One widget alone for an iframe: its controls and the widget, no header or footer, and the
+/// content height posted to the host page whenever it changes.
+#[component]
+fn Embed(id: &'static str) -> impl IntoView {
+    let root = NodeRef::<leptos::html::Div>::new();
+    browser::post_height_on_resize(root, id);
+    let widget = match id {
+        "decay" => view! { <DecayWidget /> }.into_any(),
+        _ => view! { <ScoresWidget /> }.into_any(),
+    };
+    view! {
+        <div class="embed" node_ref=root>
+            <Notices />
+            <details class="embed-controls">
+                <summary>"Parameters"</summary>
+                <Controls />
+            </details>
+            {widget}
+        </div>
+    }
+}
+
+/// What was corrected in the input, said politely and dismissible.
+#[component]
+fn Notices() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    view! {
+        <Show when=move || lab.notices.with(|n| !n.is_empty())>
+            <div class="notice" data-testid="notice" role="status" aria-live="polite">
+                <ul>
+                    {move || lab.notices.with(|notices| {
+                        notices.iter().map(|n| view! { <li>{n.message.clone()}</li> }).collect_view()
+                    })}
+                </ul>
+                <button type="button" class="notice-dismiss" on:click=move |_| lab.notices.set(Vec::new())>
+                    "Dismiss"
+                </button>
+            </div>
+        </Show>
+    }
+}
+
+/// Switches between light and dark; the choice goes into the URL (`theme=`).
+#[component]
+fn ThemeToggle() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let dark = expect_context::<DarkMode>().0;
+    view! {
+        <button
+            type="button"
+            class="theme-toggle"
+            aria-pressed=move || dark.get().to_string()
+            on:click=move |_| lab.set("theme", if dark.get_untracked() { "light" } else { "dark" })
+        >
+            "Dark theme"
+        </button>
+    }
+}

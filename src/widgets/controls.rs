@@ -1,0 +1,197 @@
+//! The parameter controls: native form elements with accessible names as the contract lists
+//! them (`base`, `dimension`, `query position`, `key position`, `layout`, `scaling`). Every
+//! value goes through [`Lab::set`], so a typed value is validated exactly like the URL.
+
+use super::{use_lab, Lab};
+use crate::charts::format::{round_significant, short_number};
+use crate::rope::{Layout, ScalingMethod, MAX_BASE, MAX_DIM};
+use crate::state::{fmt_f64, LabState};
+use leptos::prelude::*;
+
+/// Smallest base the slider reaches (log10 2); smaller bases above 1 can be typed.
+const BASE_SLIDER_MIN: f64 = 0.30103;
+/// Positions slide over at least this many tokens; further once m or n is typed beyond it.
+const POSITION_SLIDER_MIN_MAX: i64 = 4096;
+
+/// All parameter controls in one panel.
+#[component]
+pub fn Controls() -> impl IntoView {
+    let lab = use_lab();
+    let base = Memo::new(move |_| lab.state.with(|s| s.base));
+    let dim = Memo::new(move |_| lab.state.with(|s| s.dim));
+    let scaling = Memo::new(move |_| lab.state.with(|s| s.scaling));
+    // One slider range for m and n, so they stay comparable.
+    let position_max = Memo::new(move |_| {
+        lab.state.with(|s| {
+            let furthest = s.m.max(s.n).max(POSITION_SLIDER_MIN_MAX);
+            (furthest as u64).next_power_of_two() as i64
+        })
+    });
+
+    view! {
+        <form class="controls" aria-label="RoPE parameters" on:submit=|ev| ev.prevent_default()>
+            <div class="control">
+                <label for="base-slider">"base θ " <span class="unit">"(log scale)"</span></label>
+                <div class="control-row">
+                    <input
+                        id="base-slider"
+                        type="range"
+                        min=BASE_SLIDER_MIN.to_string()
+                        max=MAX_BASE.log10().to_string()
+                        step="0.01"
+                        aria-valuetext=move || short_number(base.get())
+                        prop:value=move || base.get().log10().to_string()
+                        on:input=move |ev| {
+                            if let Ok(exponent) = event_target_value(&ev).parse::<f64>() {
+                                let value = round_significant(10f64.powf(exponent), 4);
+                                lab.set("base", &fmt_f64(value));
+                            }
+                        }
+                    />
+                    <NumberField lab name="base" aria_label="exact value of θ" step="any"
+                        value=Signal::derive(move || fmt_f64(base.get())) />
+                </div>
+            </div>
+
+            <div class="control">
+                <label for="dim-slider">"dimension d"</label>
+                <div class="control-row">
+                    <input
+                        id="dim-slider"
+                        type="range"
+                        min="2"
+                        max=MAX_DIM.to_string()
+                        step="2"
+                        aria-valuetext=move || format!("{} ({} planes)", dim.get(), dim.get() / 2)
+                        prop:value=move || dim.get().to_string()
+                        on:input=move |ev| lab.set("dim", &event_target_value(&ev))
+                    />
+                    <NumberField lab name="dim" aria_label="d, exact" step="2"
+                        value=Signal::derive(move || dim.get().to_string()) />
+                </div>
+                <span class="control-note">{move || format!("{} rotation planes", dim.get() / 2)}</span>
+            </div>
+
+            <PositionControl lab name="m" label="query position m" max=position_max />
+            <PositionControl lab name="n" label="key position n" max=position_max />
+
+            <div class="control-pair">
+                <div class="control">
+                    <label for="layout-select">"layout"</label>
+                    <select
+                        id="layout-select"
+                        on:change=move |ev| lab.set("layout", &event_target_value(&ev))
+                        prop:value=move || lab.state.with(|s| s.layout.as_str())
+                    >
+                        {Layout::ALL
+                            .into_iter()
+                            .map(|l| view! { <option value=l.as_str()>{l.label()}</option> })
+                            .collect_view()}
+                    </select>
+                </div>
+                <div class="control">
+                    <label for="scaling-select">"scaling"</label>
+                    <select
+                        id="scaling-select"
+                        on:change=move |ev| lab.set("scaling", &event_target_value(&ev))
+                        prop:value=move || scaling.get().as_str()
+                    >
+                        {ScalingMethod::ALL
+                            .into_iter()
+                            .map(|m| view! { <option value=m.as_str()>{m.label()}</option> })
+                            .collect_view()}
+                    </select>
+                </div>
+            </div>
+
+            <Show when=move || scaling.get() != ScalingMethod::None>
+                <div class="control-pair">
+                    <div class="control">
+                        <label for="factor-field">"scaling factor"</label>
+                        <NumberField lab name="factor" id="factor-field" step="any"
+                            value=Signal::derive(move || lab.state.with(|s| fmt_f64(s.effective_factor()))) />
+                    </div>
+                    <div class="control">
+                        <label for="orig-field">"original context (tokens)"</label>
+                        <NumberField lab name="orig" id="orig-field" step="1"
+                            value=Signal::derive(move || lab.state.with(|s| s.orig.to_string())) />
+                    </div>
+                </div>
+            </Show>
+
+            <div class="control-pair">
+                <div class="control">
+                    <label for="r-field">"relative distance r " <span class="unit">"(decay readout)"</span></label>
+                    <NumberField lab name="r" id="r-field" step="1"
+                        value=Signal::derive(move || lab.state.with(|s| s.r.to_string())) />
+                </div>
+                <div class="control">
+                    <label for="seed-field">"seed " <span class="unit">"(draws q and k)"</span></label>
+                    <NumberField lab name="seed" id="seed-field" step="1"
+                        value=Signal::derive(move || lab.state.with(|s| s.seed.to_string())) />
+                </div>
+            </div>
+        </form>
+    }
+}
+
+/// A position slider (m or n) with an exact number field beside it.
+#[component]
+fn PositionControl(
+    lab: Lab,
+    name: &'static str,
+    label: &'static str,
+    #[prop(into)] max: Signal<i64>,
+) -> impl IntoView {
+    let id = format!("{name}-slider");
+    let value = Memo::new(move |_| lab.state.with(|s: &LabState| if name == "m" { s.m } else { s.n }));
+    view! {
+        <div class="control">
+            <label for=id.clone()>{label}</label>
+            <div class="control-row">
+                <input
+                    id=id
+                    type="range"
+                    min="0"
+                    max=move || max.get().to_string()
+                    step="1"
+                    prop:value=move || value.get().to_string()
+                    on:input=move |ev| lab.set(name, &event_target_value(&ev))
+                />
+                <NumberField lab name aria_label=if name == "m" { "m, exact" } else { "n, exact" } step="1"
+                    value=Signal::derive(move || value.get().to_string()) />
+            </div>
+        </div>
+    }
+}
+
+/// A number field that commits on change (Enter or leaving the field), not on every keystroke,
+/// so half-typed numbers are not "corrected" under the user's fingers.
+#[component]
+fn NumberField(
+    lab: Lab,
+    /// The state parameter this field sets.
+    name: &'static str,
+    #[prop(into)] value: Signal<String>,
+    #[prop(optional)] aria_label: Option<&'static str>,
+    #[prop(optional)] id: Option<&'static str>,
+    step: &'static str,
+) -> impl IntoView {
+    view! {
+        <input
+            class="number-field"
+            type="number"
+            inputmode="decimal"
+            id=id
+            aria-label=aria_label
+            step=step
+            prop:value=move || value.get()
+            on:change=move |ev| {
+                lab.set(name, &event_target_value(&ev));
+                // If the value was corrected to what it already was, show the corrected text.
+                let corrected = value.get_untracked();
+                event_target::<web_sys::HtmlInputElement>(&ev).set_value(&corrected);
+            }
+        />
+    }
+}

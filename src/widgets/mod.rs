@@ -1,0 +1,67 @@
+//! One Leptos component per file. Each reads the shared [`Lab`] from context (or makes its own
+//! when mounted alone), calls the core through the derived values, and draws with `charts/`.
+
+pub mod canvas;
+pub mod controls;
+pub mod decay;
+pub mod readout;
+pub mod scores;
+
+use crate::rope::RopeError;
+use crate::state::{Derived, LabState, Notice};
+use leptos::prelude::*;
+
+/// The state every widget shares: parameters, the values derived from them (computed once per
+/// change, in one memo), and the notices about corrected input.
+#[derive(Clone, Copy)]
+pub struct Lab {
+    pub state: RwSignal<LabState>,
+    pub derived: Memo<Result<Derived, RopeError>>,
+    pub notices: RwSignal<Vec<Notice>>,
+}
+
+impl Lab {
+    pub fn new(state: LabState, notices: Vec<Notice>) -> Self {
+        let state = RwSignal::new(state);
+        let derived = Memo::new(move |_| state.with(Derived::compute));
+        Self {
+            state,
+            derived,
+            notices: RwSignal::new(notices),
+        }
+    }
+
+    /// Sets one parameter from a control's text, validated exactly as the URL is; corrections
+    /// become notices.
+    pub fn set(&self, name: &str, raw: &str) {
+        let mut corrections = Vec::new();
+        self.state.update(|s| corrections = s.set_param(name, raw));
+        if !corrections.is_empty() {
+            self.notices.update(|all| all.extend(corrections));
+        }
+    }
+
+    /// Reads one derived value; `None` only if the core refused the state (never for a
+    /// validated state).
+    pub fn with_derived<T>(&self, f: impl FnOnce(&Derived) -> T) -> Option<T> {
+        self.derived.with(|d| d.as_ref().ok().map(f))
+    }
+}
+
+/// The shared [`Lab`], or a fresh one with default parameters when a widget is mounted alone.
+pub fn use_lab() -> Lab {
+    use_context::<Lab>().unwrap_or_else(|| {
+        let lab = Lab::new(LabState::default(), Vec::new());
+        provide_context(lab);
+        lab
+    })
+}
+
+/// Whether the page is dark, shared by widgets that draw.
+#[derive(Clone, Copy)]
+pub struct DarkMode(pub Signal<bool>);
+
+/// The page's dark mode from context, light when a widget is mounted alone.
+pub fn use_dark_mode() -> Signal<bool> {
+    use_context::<DarkMode>().map(|d| d.0).unwrap_or_else(|| Signal::stored(false))
+}

@@ -1,0 +1,159 @@
+//! Widgets mounted in real headless Chromium (wasm-bindgen-test): they render the contract's
+//! readable values, follow their controls, and draw.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use rope_lab::state::{LabState, Notice};
+use rope_lab::widgets::controls::Controls;
+use rope_lab::widgets::decay::DecayWidget;
+use rope_lab::widgets::scores::ScoresWidget;
+use rope_lab::widgets::Lab;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{HtmlCanvasElement, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const ORACLE: &str = include_str!("../../shared/oracle/public.json");
+
+/// A fresh container in the test page.
+fn container() -> HtmlElement {
+    let element = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&element).unwrap();
+    element.unchecked_into()
+}
+
+/// Waits for Leptos' effects and the next two animation frames.
+async fn settle() {
+    for _ in 0..2 {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            window().request_animation_frame(&resolve).unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    }
+}
+
+fn value_of(root: &HtmlElement, testid: &str) -> f64 {
+    let element = root
+        .query_selector(&format!("[data-testid='{testid}']"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element with data-testid={testid}"));
+    let text = element.get_attribute("data-value").unwrap_or_else(|| panic!("{testid} has no data-value"));
+    text.parse().unwrap_or_else(|_| panic!("{testid} data-value {text:?} is not a number"))
+}
+
+fn input(root: &HtmlElement, selector: &str) -> HtmlInputElement {
+    root.query_selector(selector).unwrap().unwrap().unchecked_into()
+}
+
+/// Sets a field's value and fires `event` as a user's edit would (bubbling, as Leptos may
+/// listen on the document).
+fn dispatch(element: &HtmlInputElement, event: &str, value: &str) {
+    element.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    element.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
+}
+
+/// Mounts the controls and the scores widget on a state read from `query`.
+fn mount_scores(query: &str) -> (HtmlElement, Lab, impl Sized) {
+    let root = container();
+    let parsed = LabState::from_query(query);
+    let lab = Lab::new(parsed.state, parsed.notices);
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        provide_context(lab);
+        view! { <Controls /> <ScoresWidget /> }
+    });
+    (root, lab, handle)
+}
+
+fn oracle_case() -> (String, f64) {
+    let oracle: serde_json::Value = serde_json::from_str(ORACLE).unwrap();
+    let case = &oracle["scores"][0];
+    let list = |v: &serde_json::Value| {
+        v.as_array().unwrap().iter().map(|x| format!("{:?}", x.as_f64().unwrap())).collect::<Vec<_>>().join(",")
+    };
+    let query = format!(
+        "base={}&dim={}&m={}&n={}&q={}&k={}",
+        case["base"], case["dim"], case["m"], case["n"], list(&case["q"]), list(&case["k"])
+    );
+    (query, case["interleaved"]["score"].as_f64().unwrap())
+}
+
+#[wasm_bindgen_test]
+async fn the_scores_widget_shows_the_reference_score() {
+    let (query, want) = oracle_case();
+    let (root, _lab, _handle) = mount_scores(&query);
+    settle().await;
+    assert!(root.query_selector("[data-widget='scores']").unwrap().is_some());
+    let score = value_of(&root, "score");
+    assert!((score - want).abs() <= 1e-9 * want.abs(), "score {score} vs Meta Llama's {want}");
+    assert!((value_of(&root, "score-relative") - want).abs() <= 1e-9 * want.abs());
+    let inv_freq = root.query_selector("[data-testid='inv-freq']").unwrap().unwrap();
+    assert_eq!(inv_freq.get_attribute("data-value").unwrap().split(',').count(), 4);
+}
+
+#[wasm_bindgen_test]
+async fn moving_m_changes_the_score_and_moving_both_does_not() {
+    let (root, _lab, _handle) = mount_scores("");
+    settle().await;
+    let start = value_of(&root, "score");
+    let unrotated = value_of(&root, "score-unrotated");
+
+    dispatch(&input(&root, "#m-slider"), "input", "9");
+    settle().await;
+    let moved = value_of(&root, "score");
+    assert!((moved - start).abs() > 1e-6, "moving m from 5 to 9 left the score at {start}");
+    assert_eq!(value_of(&root, "score-unrotated"), unrotated);
+
+    // n from 2 to 6: the same distance n - m = -3 as at the start.
+    dispatch(&input(&root, "#n-slider"), "input", "6");
+    settle().await;
+    let shifted = value_of(&root, "score");
+    assert!((shifted - start).abs() <= 1e-9 * start.abs().max(1.0), "{shifted} vs {start}");
+}
+
+#[wasm_bindgen_test]
+async fn the_base_slider_is_logarithmic_and_the_dimension_slider_resizes_the_vectors() {
+    let (root, lab, _handle) = mount_scores("");
+    settle().await;
+    dispatch(&input(&root, "#base-slider"), "input", "5");
+    settle().await;
+    assert_eq!(lab.state.get_untracked().base, 100_000.0);
+
+    dispatch(&input(&root, "#dim-slider"), "input", "128");
+    settle().await;
+    let q_rot = root.query_selector("[data-testid='q-rot']").unwrap().unwrap();
+    assert_eq!(q_rot.get_attribute("data-value").unwrap().split(',').count(), 128);
+}
+
+#[wasm_bindgen_test]
+async fn a_typed_invalid_value_is_corrected_with_a_notice() {
+    let (root, lab, _handle) = mount_scores("");
+    settle().await;
+    dispatch(&input(&root, "input[aria-label='d, exact']"), "change", "63");
+    settle().await;
+    assert_eq!(lab.state.get_untracked().dim, 64);
+    let notices: Vec<Notice> = lab.notices.get_untracked();
+    assert!(notices.iter().any(|n| n.param == "dim" && n.message.contains("odd")), "{notices:?}");
+}
+
+#[wasm_bindgen_test]
+async fn the_decay_chart_draws_its_curve() {
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), || view! { <DecayWidget /> });
+    settle().await;
+    settle().await;
+    let canvas: HtmlCanvasElement = root.query_selector("canvas").unwrap().unwrap().unchecked_into();
+    assert!(canvas.width() > 0 && canvas.height() > 0);
+    let context: web_sys::CanvasRenderingContext2d =
+        canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let pixels = context
+        .get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64)
+        .unwrap()
+        .data();
+    // The light theme's curve colour, (0, 114, 178): some pixels of the bound's line are exactly it.
+    let curve_pixels = pixels.chunks(4).filter(|p| p[0] == 0 && p[1] == 114 && p[2] == 178).count();
+    assert!(curve_pixels > 50, "only {curve_pixels} pixels of the curve's colour");
+    drop(handle);
+}

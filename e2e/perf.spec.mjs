@@ -1,51 +1,60 @@
 // Benchmark: main-thread work per slider update, measured with Chromium's own task clock
-// (CDP Performance.getMetrics TaskDuration) and reported above an idle page doing the same
-// number of animation frames. Prints its figures; the budget is generous so only a real
-// regression fails it.
+// (CDP Performance.getMetrics TaskDuration): the median of several rounds of slider steps,
+// each followed by two animation frames. Printed beside the same measurement on a near-empty
+// page holding one slider and one output, the floor any slider page pays. The budget is
+// generous so that only a real regression fails it; the printed figures are the result.
 import { test, expect, open } from './fixtures.mjs';
 
-const STEPS = 120;
-const BUDGET_MS = 4;
+const STEPS = 60;
+const ROUNDS = 5;
+// Catches regressions without flaking on a loaded 2-core machine; the figures above are the measure.
+const BUDGET_ABOVE_EMPTY_MS = 8;
+const EMPTY_PAGE = `<!doctype html><input id="m-slider" type="range" min="0" max="4096" value="5"><output>5</output>
+<script>document.querySelector('#m-slider').addEventListener('input', (e) => {
+  document.querySelector('output').textContent = e.target.value; });</script>`;
+
+/** Median main-thread ms per step of `#m-slider`. */
+async function msPerStep(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const taskSeconds = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const before = await taskSeconds();
+    await page.evaluate(
+      async ({ steps, offset }) => {
+        const slider = document.querySelector('#m-slider');
+        const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        for (let i = 0; i < steps; i++) {
+          slider.value = String(100 + offset + i);
+          slider.dispatchEvent(new Event('input', { bubbles: true }));
+          await frame();
+        }
+      },
+      { steps: STEPS, offset: round * STEPS },
+    );
+    rounds.push((((await taskSeconds()) - before) / STEPS) * 1000);
+  }
+  rounds.sort((a, b) => a - b);
+  return rounds[Math.floor(ROUNDS / 2)];
+}
 
 for (const [label, path] of [
   ['d=64 (default)', '/'],
-  ['d=128, decay range 82k tokens', '/?dim=128&r=65536'],
+  ['d=128, r=65536', '/?dim=128&r=65536'],
 ]) {
   test(`main-thread ms per slider update, ${label}`, async ({ page }) => {
+    await page.setContent(EMPTY_PAGE);
+    const empty = await msPerStep(page);
     await open(page, path);
     await page.waitForTimeout(300);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable');
-    const taskSeconds = async () =>
-      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
-
-    const run = (move) =>
-      page.evaluate(
-        async ({ steps, move }) => {
-          const slider = document.querySelector('#m-slider');
-          const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-          for (let i = 0; i < steps; i++) {
-            if (move) {
-              slider.value = String(100 + i);
-              slider.dispatchEvent(new Event('input', { bubbles: true }));
-            }
-            await frame();
-          }
-        },
-        { steps: STEPS, move },
-      );
-
-    let before = await taskSeconds();
-    await run(false);
-    const idle = (await taskSeconds()) - before;
-    before = await taskSeconds();
-    await run(true);
-    const busy = (await taskSeconds()) - before;
-    const perUpdate = ((busy - idle) / STEPS) * 1000;
+    const lab = await msPerStep(page);
     console.log(
-      `perf: ${label}: ${perUpdate.toFixed(3)} ms main-thread per slider update above idle ` +
-        `(${((busy / STEPS) * 1000).toFixed(3)} ms with, ${((idle / STEPS) * 1000).toFixed(3)} ms without; budget ${BUDGET_MS} ms)`,
+      `perf: ${label}: ${lab.toFixed(2)} ms main-thread per slider update; ` +
+        `a one-slider empty page: ${empty.toFixed(2)} ms; above it: ${(lab - empty).toFixed(2)} ms ` +
+        `(budget ${BUDGET_ABOVE_EMPTY_MS} ms)`,
     );
-    expect(perUpdate).toBeLessThan(BUDGET_MS);
+    expect(lab - empty).toBeLessThan(BUDGET_ABOVE_EMPTY_MS);
   });
 }

@@ -19,11 +19,12 @@ pub fn App() -> impl IntoView {
     provide_context(lab);
 
     let system_dark = browser::system_prefers_dark();
-    let dark = Signal::derive(move || match lab.state.with(|s| s.theme) {
+    // A memo, not a derived signal: drawings that read it must not wake on every state change.
+    let dark = Memo::new(move |_| match lab.state.with(|s| s.theme) {
         Some(theme) => theme == Theme::Dark,
         None => system_dark.get(),
     });
-    provide_context(DarkMode(dark));
+    provide_context(DarkMode(dark.into()));
     Effect::new(move |_| browser::set_document_theme(dark.get()));
     browser::sync_url_with(lab);
 

@@ -1,6 +1,7 @@
 //! The RoFormer long-term decay bound against relative distance (RoFormer section 3.4.3,
 //! figure 2), with a cursor at the distance read out on the page.
 
+use super::format::short_number;
 use super::ChartStyle;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -47,6 +48,8 @@ pub fn draw_decay<DB: DrawingBackend>(
         .y_desc("bound")
         .x_labels(6)
         .y_labels(5)
+        .x_label_formatter(&|x| short_number(*x))
+        .y_label_formatter(&|y| short_number(*y))
         .label_style(font(11.0))
         .axis_desc_style(font(12.0))
         .light_line_style(style.grid.mix(0.5))

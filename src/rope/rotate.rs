@@ -30,8 +30,8 @@ impl Layout {
 
     pub fn label(self) -> &'static str {
         match self {
-            Layout::Interleaved => "interleaved (2i, 2i+1): RoFormer, Meta Llama",
-            Layout::Half => "rotate_half (i, i+d/2): GPT-NeoX, Hugging Face",
+            Layout::Interleaved => "interleaved: (2i, 2i+1)",
+            Layout::Half => "half: (i, i+d/2)",
         }
     }
 

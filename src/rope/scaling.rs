@@ -54,8 +54,8 @@ impl ScalingMethod {
     /// A label for people.
     pub fn label(self) -> &'static str {
         match self {
-            ScalingMethod::None => "none (plain RoPE)",
-            ScalingMethod::Linear => "linear / position interpolation",
+            ScalingMethod::None => "none",
+            ScalingMethod::Linear => "linear (PI)",
             ScalingMethod::Ntk => "NTK-aware",
             ScalingMethod::Dynamic => "dynamic NTK",
             ScalingMethod::Yarn => "YaRN",

@@ -8,8 +8,9 @@ use crate::rope::{Layout, ScalingMethod, MAX_BASE, MAX_DIM};
 use crate::state::{fmt_f64, LabState};
 use leptos::prelude::*;
 
-/// Smallest base the slider reaches (log10 2); smaller bases above 1 can be typed.
-const BASE_SLIDER_MIN: f64 = 0.30103;
+/// Smallest base the slider reaches (10^0.3, about 2); smaller bases above 1 can be typed. A
+/// multiple of the 0.01 step, so that the slider lands exactly on 10^4, 10^5, ...
+const BASE_SLIDER_MIN: f64 = 0.3;
 /// Positions slide over at least this many tokens; further once m or n is typed beyond it.
 const POSITION_SLIDER_MIN_MAX: i64 = 4096;
 
@@ -17,15 +18,18 @@ const POSITION_SLIDER_MIN_MAX: i64 = 4096;
 #[component]
 pub fn Controls() -> impl IntoView {
     let lab = use_lab();
-    let base = Memo::new(move |_| lab.state.with(|s| s.base));
-    let dim = Memo::new(move |_| lab.state.with(|s| s.dim));
-    let scaling = Memo::new(move |_| lab.state.with(|s| s.scaling));
+    let base = lab.select(|s| s.base);
+    let dim = lab.select(|s| s.dim);
+    let layout = lab.select(|s| s.layout);
+    let scaling = lab.select(|s| s.scaling);
+    let factor = lab.select(|s| s.effective_factor());
+    let orig = lab.select(|s| s.orig);
+    let r = lab.select(|s| s.r);
+    let seed = lab.select(|s| s.seed);
     // One slider range for m and n, so they stay comparable.
-    let position_max = Memo::new(move |_| {
-        lab.state.with(|s| {
-            let furthest = s.m.max(s.n).max(POSITION_SLIDER_MIN_MAX);
-            (furthest as u64).next_power_of_two() as i64
-        })
+    let position_max = lab.select(|s| {
+        let furthest = s.m.max(s.n).max(POSITION_SLIDER_MIN_MAX);
+        (furthest as u64).next_power_of_two() as i64
     });
 
     view! {
@@ -49,7 +53,7 @@ pub fn Controls() -> impl IntoView {
                         }
                     />
                     <NumberField lab name="base" aria_label="exact value of θ" step="any"
-                        value=Signal::derive(move || fmt_f64(base.get())) />
+                        value=Signal::derive(move || base.get().to_string()) />
                 </div>
             </div>
 
@@ -75,19 +79,25 @@ pub fn Controls() -> impl IntoView {
             <PositionControl lab name="m" label="query position m" max=position_max />
             <PositionControl lab name="n" label="key position n" max=position_max />
 
-            <div class="control-pair">
+            <div class="control-group">
                 <div class="control">
                     <label for="layout-select">"layout"</label>
                     <select
                         id="layout-select"
                         on:change=move |ev| lab.set("layout", &event_target_value(&ev))
-                        prop:value=move || lab.state.with(|s| s.layout.as_str())
+                        prop:value=move || layout.get().as_str()
                     >
                         {Layout::ALL
                             .into_iter()
                             .map(|l| view! { <option value=l.as_str()>{l.label()}</option> })
                             .collect_view()}
                     </select>
+                    <span class="control-note">
+                        {move || match layout.get() {
+                            Layout::Interleaved => "RoFormer, Meta's Llama code",
+                            Layout::Half => "rotate_half: GPT-NeoX, Hugging Face",
+                        }}
+                    </span>
                 </div>
                 <div class="control">
                     <label for="scaling-select">"scaling"</label>
@@ -109,12 +119,12 @@ pub fn Controls() -> impl IntoView {
                     <div class="control">
                         <label for="factor-field">"scaling factor"</label>
                         <NumberField lab name="factor" id="factor-field" step="any"
-                            value=Signal::derive(move || lab.state.with(|s| fmt_f64(s.effective_factor()))) />
+                            value=Signal::derive(move || factor.get().to_string()) />
                     </div>
                     <div class="control">
                         <label for="orig-field">"original context (tokens)"</label>
                         <NumberField lab name="orig" id="orig-field" step="1"
-                            value=Signal::derive(move || lab.state.with(|s| s.orig.to_string())) />
+                            value=Signal::derive(move || orig.get().to_string()) />
                     </div>
                 </div>
             </Show>
@@ -123,12 +133,12 @@ pub fn Controls() -> impl IntoView {
                 <div class="control">
                     <label for="r-field">"relative distance r " <span class="unit">"(decay readout)"</span></label>
                     <NumberField lab name="r" id="r-field" step="1"
-                        value=Signal::derive(move || lab.state.with(|s| s.r.to_string())) />
+                        value=Signal::derive(move || r.get().to_string()) />
                 </div>
                 <div class="control">
                     <label for="seed-field">"seed " <span class="unit">"(draws q and k)"</span></label>
                     <NumberField lab name="seed" id="seed-field" step="1"
-                        value=Signal::derive(move || lab.state.with(|s| s.seed.to_string())) />
+                        value=Signal::derive(move || seed.get().to_string()) />
                 </div>
             </div>
         </form>
@@ -144,7 +154,7 @@ fn PositionControl(
     #[prop(into)] max: Signal<i64>,
 ) -> impl IntoView {
     let id = format!("{name}-slider");
-    let value = Memo::new(move |_| lab.state.with(|s: &LabState| if name == "m" { s.m } else { s.n }));
+    let value = lab.select(move |s: &LabState| if name == "m" { s.m } else { s.n });
     view! {
         <div class="control">
             <label for=id.clone()>{label}</label>

@@ -20,17 +20,19 @@ pub fn DecayWidget() -> impl IntoView {
     let lab = use_lab();
     let dark = use_dark_mode();
     let canvas = NodeRef::<Canvas>::new();
-    let bound_at_r = Signal::derive(move || lab.with_derived(|d| d.decay_bound_at_r));
+    let bound_at_r = lab.select_derived(|d| d.decay_bound_at_r);
+
+    // The chart depends on the frequencies and r only: moving m or n must not redraw it.
+    let inv_freq = lab.select_derived(|d| d.frequencies.inv_freq.clone());
+    let r = lab.select(|s| s.r);
 
     use_canvas_chart(
         canvas,
         move || {
-            let r = lab.state.with(|s| s.r) as f64;
+            let r = r.get() as f64;
             let range = MIN_RANGE.max((r * 1.25).ceil());
             let step = range / SAMPLES as f64;
-            let bound = lab
-                .with_derived(|d| decay_curve(&d.frequencies.inv_freq, 0.0, step, SAMPLES + 1))
-                .unwrap_or_default();
+            let bound = inv_freq.with(|f| f.as_deref().map(|f| decay_curve(f, 0.0, step, SAMPLES + 1)).unwrap_or_default());
             let distances = (0..bound.len()).map(|i| i as f64 * step).collect();
             let style = if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT };
             let chart = DecayChart {

@@ -41,6 +41,26 @@ impl Lab {
         }
     }
 
+    /// A memo of one slice of the state. Views bind to these, not to the whole state, so that
+    /// moving one slider only touches the DOM that shows what changed (every needless write
+    /// to an input or a text costs the browser layout and paint on the slider's hot path).
+    pub fn select<T>(&self, slice: impl Fn(&LabState) -> T + Send + Sync + 'static) -> Memo<T>
+    where
+        T: PartialEq + Send + Sync + 'static,
+    {
+        let state = self.state;
+        Memo::new(move |_| state.with(&slice))
+    }
+
+    /// A memo of one derived value (`None` only if the core refused the state), for the same reason.
+    pub fn select_derived<T>(&self, value: impl Fn(&Derived) -> T + Send + Sync + 'static) -> Memo<Option<T>>
+    where
+        T: PartialEq + Send + Sync + 'static,
+    {
+        let derived = self.derived;
+        Memo::new(move |_| derived.with(|d| d.as_ref().ok().map(&value)))
+    }
+
     /// Reads one derived value; `None` only if the core refused the state (never for a
     /// validated state).
     pub fn with_derived<T>(&self, f: impl FnOnce(&Derived) -> T) -> Option<T> {

@@ -44,7 +44,9 @@ pub fn ListReadout(
     view! {
         <div class="list-readout">
             <span class="readout-label">{label}</span>
-            <output class="list-values" data-testid=testid data-value=move || values.with(|v| fmt_list(v))>
+            // Focusable so that keyboard users can scroll a long list.
+            <output class="list-values" tabindex="0" aria-label=label data-testid=testid
+                data-value=move || values.with(|v| fmt_list(v))>
                 {move || values.with(|v| v.iter().map(|x| short_number(*x)).collect::<Vec<_>>().join(", "))}
             </output>
         </div>

@@ -3,17 +3,21 @@
 
 use super::readout::{ListReadout, Readout};
 use super::use_lab;
+use crate::rope::Scores;
+use crate::state::Derived;
 use leptos::prelude::*;
 
 /// Scores and vectors for the current parameters.
 #[component]
 pub fn ScoresWidget() -> impl IntoView {
     let lab = use_lab();
-    let scores = move |f: fn(&crate::rope::Scores) -> f64| Signal::derive(move || lab.with_derived(|d| f(&d.scores)));
-    let list = move |f: fn(&crate::state::Derived) -> Vec<f64>| {
-        Signal::derive(move || lab.with_derived(f).unwrap_or_default())
+    let scores = move |f: fn(&Scores) -> f64| lab.select_derived(move |d| f(&d.scores));
+    let list = move |f: fn(&Derived) -> Vec<f64>| {
+        let values = lab.select_derived(f);
+        Signal::derive(move || values.get().unwrap_or_default())
     };
-    let distance = move || lab.state.with(|s| s.n - s.m);
+    let distance = lab.select(|s| s.n - s.m);
+    let planes = lab.select(|s| s.dim / 2);
 
     view! {
         <section class="widget" data-widget="scores" aria-labelledby="scores-title">
@@ -26,7 +30,7 @@ pub fn ScoresWidget() -> impl IntoView {
                 <Readout testid="score-unrotated" label="q · k, no rotation"
                     value=scores(|s| s.score_unrotated) />
                 <Readout testid="attention-factor" label="attention factor"
-                    value=Signal::derive(move || lab.with_derived(|d| d.frequencies.attention_factor))
+                    value=lab.select_derived(|d| d.frequencies.attention_factor)
                     hint="multiplies cos and sin; not folded into the scores" />
             </div>
             <p class="explain">
@@ -38,12 +42,15 @@ pub fn ScoresWidget() -> impl IntoView {
             {move || lab.derived.with(|d| d.as_ref().err().map(|e| view! {
                 <p class="error" role="alert">{format!("These parameters cannot be computed: {e}")}</p>
             }))}
-            <div class="lists">
+            // Folded by default: walls of numbers are detail, and a closed list costs the browser
+            // no layout or paint while a slider moves (its data-value stays current).
+            <details class="lists">
+                <summary>{move || format!("The vectors: q and k rotated, and the {} inverse frequencies", planes.get())}</summary>
                 <ListReadout testid="q-rot" label="q rotated to m" values=list(|d| d.scores.q_rot.clone()) />
                 <ListReadout testid="k-rot" label="k rotated to n" values=list(|d| d.scores.k_rot.clone()) />
                 <ListReadout testid="inv-freq" label="inverse frequencies θᵢ (radians per token)"
                     values=list(|d| d.frequencies.inv_freq.clone()) />
-            </div>
+            </details>
         </section>
     }
 }

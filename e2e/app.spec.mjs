@@ -189,7 +189,7 @@ test('no serious or critical accessibility findings (axe-core)', async ({ page }
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    console.log(`axe ${path}: ${results.violations.length} findings, ${serious.length} serious or critical`);
+    console.log(`axe ${path}: ${results.violations.length} findings (${results.violations.map((v) => `${v.id}/${v.impact}`).join(', ') || 'none'}), ${serious.length} serious or critical`);
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
   }
 });

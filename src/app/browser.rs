@@ -67,7 +67,7 @@ pub fn sync_url_with(lab: Lab) {
 
 /// Posts `{ type: "rope-lab:resize", widget, height }` to the embedding page whenever the
 /// height of `root` changes, so the host can size its iframe.
-pub fn post_height_on_resize(root: NodeRef<leptos::html::Div>, widget: &'static str) {
+pub fn post_height_on_resize(root: NodeRef<leptos::html::Main>, widget: &'static str) {
     let last_height = StoredValue::new(0i32);
     Effect::new(move |_| {
         let Some(element) = root.get() else { return };

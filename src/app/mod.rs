@@ -79,21 +79,21 @@ fn FullPage() -> impl IntoView {
 /// content height posted to the host page whenever it changes.
 #[component]
 fn Embed(id: &'static str) -> impl IntoView {
-    let root = NodeRef::<leptos::html::Div>::new();
+    let root = NodeRef::<leptos::html::Main>::new();
     browser::post_height_on_resize(root, id);
     let widget = match id {
         "decay" => view! { <DecayWidget /> }.into_any(),
         _ => view! { <ScoresWidget /> }.into_any(),
     };
     view! {
-        <div class="embed" node_ref=root>
+        <main class="embed" node_ref=root>
             <Notices />
             <details class="embed-controls">
                 <summary>"Parameters"</summary>
                 <Controls />
             </details>
             {widget}
-        </div>
+        </main>
     }
 }
 

@@ -41,7 +41,7 @@ pub fn draw_decay<DB: DrawingBackend>(
         .margin(style.px(10.0))
         .x_label_area_size(style.px(38.0))
         .y_label_area_size(style.px(46.0))
-        .caption("RoFormer decay bound (1/(d/2))·Σ|S_j|", font(14.0));
+        .caption("RoFormer decay bound against relative distance", font(14.0));
     let mut ctx = builder.build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
     ctx.configure_mesh()
         .x_desc("relative distance n − m (tokens)")

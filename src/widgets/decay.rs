@@ -61,9 +61,10 @@ pub fn DecayWidget() -> impl IntoView {
                 <Readout testid="decay-bound" label="bound at distance r" value=bound_at_r />
             </div>
             <p class="explain">
-                "The bound (1/(d/2))·Σⱼ|Sⱼ| with Sⱼ = Σ_{k<j} e^{i r θₖ} limits how large |q_m · k_n| can get "
-                "at distance r = n − m for the worst q and k. It starts at (d/2 + 1)/2 and falls with "
-                "distance, but it is a ceiling, not the score you get: real scores need not decay."
+                "Sⱼ adds up the unit phasors e^(i·r·θₖ) of the first j planes; the bound is the mean of "
+                "|Sⱼ| over all d/2 planes. It limits how large |q_m · k_n| can get at distance "
+                "r = n − m for the worst q and k: it starts at (d/2 + 1)/2 and falls with distance. It "
+                "is a ceiling, not the score you get: real scores need not decay."
             </p>
         </section>
     }

@@ -3,6 +3,7 @@
 
 use super::readout::{ListReadout, Readout};
 use super::use_lab;
+use crate::charts::format::short_number;
 use crate::rope::Scores;
 use crate::state::Derived;
 use leptos::prelude::*;
@@ -23,11 +24,11 @@ pub fn ScoresWidget() -> impl IntoView {
         <section class="widget" data-widget="scores" aria-labelledby="scores-title">
             <h2 id="scores-title">"Scores: q at position m, k at position n"</h2>
             <div class="readouts">
-                <Readout testid="score" label="q rotated to m · k rotated to n"
+                <Readout testid="score" label="q_m · k_n, rotated"
                     value=scores(|s| s.score) />
-                <Readout testid="score-relative" label="q · k rotated by n − m"
+                <Readout testid="score-relative" label="q · R(n−m) k, relative"
                     value=scores(|s| s.score_relative) />
-                <Readout testid="score-unrotated" label="q · k, no rotation"
+                <Readout testid="score-unrotated" label="q · k, unrotated"
                     value=scores(|s| s.score_unrotated) />
                 <Readout testid="attention-factor" label="attention factor"
                     value=lab.select_derived(|d| d.frequencies.attention_factor)
@@ -36,7 +37,7 @@ pub fn ScoresWidget() -> impl IntoView {
             <p class="explain">
                 "The first two numbers are the same number: rotating q by mθ and k by nθ leaves "
                 "only the difference of the angles, (n − m)θ, in their dot product. Here n − m = "
-                <strong>{distance}</strong>
+                <strong>{move || short_number(distance.get() as f64)}</strong>
                 ". Move m and n together and the score does not change."
             </p>
             {move || lab.derived.with(|d| d.as_ref().err().map(|e| view! {

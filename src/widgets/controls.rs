@@ -79,40 +79,16 @@ pub fn Controls() -> impl IntoView {
             <PositionControl lab name="m" label="query position m" max=position_max />
             <PositionControl lab name="n" label="key position n" max=position_max />
 
-            <div class="control-group">
-                <div class="control">
-                    <label for="layout-select">"layout"</label>
-                    <select
-                        id="layout-select"
-                        on:change=move |ev| lab.set("layout", &event_target_value(&ev))
-                        prop:value=move || layout.get().as_str()
-                    >
-                        {Layout::ALL
-                            .into_iter()
-                            .map(|l| view! { <option value=l.as_str()>{l.label()}</option> })
-                            .collect_view()}
-                    </select>
-                    <span class="control-note">
-                        {move || match layout.get() {
-                            Layout::Interleaved => "RoFormer, Meta's Llama code",
-                            Layout::Half => "rotate_half: GPT-NeoX, Hugging Face",
-                        }}
-                    </span>
-                </div>
-                <div class="control">
-                    <label for="scaling-select">"scaling"</label>
-                    <select
-                        id="scaling-select"
-                        on:change=move |ev| lab.set("scaling", &event_target_value(&ev))
-                        prop:value=move || scaling.get().as_str()
-                    >
-                        {ScalingMethod::ALL
-                            .into_iter()
-                            .map(|m| view! { <option value=m.as_str()>{m.label()}</option> })
-                            .collect_view()}
-                    </select>
-                </div>
-            </div>
+            <SelectControl lab name="layout" label="layout"
+                options=Layout::ALL.iter().map(|l| (l.as_str(), l.label())).collect()
+                value=Signal::derive(move || layout.get().as_str())
+                note=Signal::derive(move || match layout.get() {
+                    Layout::Interleaved => "RoFormer, Meta's Llama code",
+                    Layout::Half => "rotate_half: GPT-NeoX, Hugging Face",
+                }) />
+            <SelectControl lab name="scaling" label="scaling"
+                options=ScalingMethod::ALL.iter().map(|m| (m.as_str(), m.label())).collect()
+                value=Signal::derive(move || scaling.get().as_str()) />
 
             <Show when=move || scaling.get() != ScalingMethod::None>
                 <div class="control-pair">
@@ -171,6 +147,33 @@ fn PositionControl(
                 <NumberField lab name aria_label=if name == "m" { "m, exact" } else { "n, exact" } step="1"
                     value=Signal::derive(move || value.get().to_string()) />
             </div>
+        </div>
+    }
+}
+
+/// A labelled choice among named options, bound to one state parameter; its id is
+/// `<name>-select`.
+#[component]
+fn SelectControl(
+    lab: Lab,
+    /// The state parameter this choice sets.
+    name: &'static str,
+    label: &'static str,
+    /// (value in the URL, text people read) for each option.
+    options: Vec<(&'static str, &'static str)>,
+    #[prop(into)] value: Signal<&'static str>,
+    /// A short note under the choice.
+    #[prop(optional, into)]
+    note: Option<Signal<&'static str>>,
+) -> impl IntoView {
+    let id = format!("{name}-select");
+    view! {
+        <div class="control">
+            <label for=id.clone()>{label}</label>
+            <select id=id on:change=move |ev| lab.set(name, &event_target_value(&ev)) prop:value=move || value.get()>
+                {options.into_iter().map(|(value, text)| view! { <option value=value>{text}</option> }).collect_view()}
+            </select>
+            {note.map(|note| view! { <span class="control-note">{move || note.get()}</span> })}
         </div>
     }
 }

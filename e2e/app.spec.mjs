@@ -139,7 +139,7 @@ test('embed=scores shows the widget alone and tells the host its height', async 
   // A host page with the widget in an iframe receives rope-lab:resize messages.
   await page.setContent(`
     <script>window.messages = []; addEventListener('message', (e) => messages.push(e.data));</script>
-    <iframe src="http://127.0.0.1:4173/?embed=scores&dim=8" style="width:600px;height:400px"></iframe>`);
+    <iframe src="${new URL('/?embed=scores&dim=8', page.url()).href}" style="width:600px;height:400px"></iframe>`);
   await expect.poll(() => page.evaluate(() => window.messages.length)).toBeGreaterThan(0);
   const message = await page.evaluate(() => window.messages.at(-1));
   expect(message.type).toBe('rope-lab:resize');

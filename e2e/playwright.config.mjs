@@ -13,6 +13,9 @@ export const chromiumArgs = [
   '--disable-sync',
 ];
 
+// The port of the static server; set E2E_PORT if 4173 is taken on your machine.
+export const port = Number(process.env.E2E_PORT ?? 4173);
+
 export default defineConfig({
   testDir: '.',
   outputDir: './results',
@@ -21,12 +24,12 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     browserName: 'chromium',
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${port}`,
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
   },
   webServer: {
-    command: 'node serve.mjs ../dist 4173',
-    url: 'http://127.0.0.1:4173/',
+    command: `node serve.mjs ../dist ${port}`,
+    url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,
   },

@@ -34,10 +34,10 @@ fn roformer_figure() -> DecayChart {
 #[test]
 fn the_decay_chart_draws_the_whole_curve_unclipped_with_its_cursor() {
     let svg = render(&roformer_figure(), &ChartStyle::LIGHT);
-    // The bound's line: one polyline in the curve colour (0, 114, 178) with all 257 points.
+    // The bound's line: one polyline in the bound's colour (0, 158, 115) with all 257 points.
     let curve = svg
         .lines()
-        .find(|l| l.contains("<polyline") && l.contains("#0072B2"))
+        .find(|l| l.contains("<polyline") && l.contains("#009E73"))
         .expect("a polyline in the bound's colour");
     let points = curve.split("points=\"").nth(1).unwrap().split('"').next().unwrap();
     assert_eq!(points.split_whitespace().count(), 257);
@@ -46,8 +46,8 @@ fn the_decay_chart_draws_the_whole_curve_unclipped_with_its_cursor() {
         let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
         assert!((0.0..=640.0).contains(&x) && (0.0..=320.0).contains(&y));
     }
-    // The cursor at r = 100: a circle in the cursor colour (213, 94, 0).
-    assert!(svg.contains("<circle") && svg.contains("#D55E00"));
+    // The cursor at r = 100: a circle in the cursor colour (28, 32, 40).
+    assert!(svg.lines().any(|l| l.contains("<circle") && l.contains("#1C2028")));
 }
 
 /// A backend that records the text drawn on it (and draws nothing else).

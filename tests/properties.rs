@@ -250,3 +250,75 @@ fn partial_rotary_leaves_the_tail_of_the_head_untouched() {
         assert_ne!(&rotated[..4], &x[..4], "{layout:?}");
     }
 }
+
+mod clock_geometry {
+    use super::*;
+    use rope_lab::rope::wrap_angle;
+    use std::f64::consts::PI;
+
+    proptest! {
+        #[test]
+        fn each_plane_contributes_what_its_hands_say_and_the_shares_sum_to_the_score(
+            (p, l, q, k) in setup(), m in 0..EXACT_RANGE, n in 0..EXACT_RANGE,
+        ) {
+            let rotary = Rotary::new(l, &Frequencies::plain(p));
+            let s = rotary.scores(&q, &k, Position::new(m).unwrap(), Position::new(n).unwrap()).unwrap();
+            let mut total = 0.0;
+            for plane in 0..p.planes() {
+                let hands = rotary.plane_hands(&q, &k, plane, m as f64, n as f64);
+                // The hands are the rotated pairs: q's hand tip is (q_rot[a], q_rot[b]).
+                let (a, b) = rotary.plane_dims(plane);
+                let (tip_x, tip_y) = (hands.q_length * hands.q_angle.cos(), hands.q_length * hands.q_angle.sin());
+                prop_assert!((tip_x - s.q_rot[a]).abs() < 1e-9 && (tip_y - s.q_rot[b]).abs() < 1e-9);
+                let (tip_x, tip_y) = (hands.k_length * hands.k_angle.cos(), hands.k_length * hands.k_angle.sin());
+                prop_assert!((tip_x - s.k_rot[a]).abs() < 1e-9 && (tip_y - s.k_rot[b]).abs() < 1e-9);
+                prop_assert!((hands.contribution - s.plane_contributions[plane]).abs() < 1e-9 * (1.0 + hands.q_length * hands.k_length));
+                prop_assert!(hands.between > -PI - 1e-12 && hands.between <= PI + 1e-12);
+                total += hands.contribution;
+            }
+            assert_score_close(total, s.score, &q, &k, 1e-9)?;
+        }
+
+        #[test]
+        fn the_angle_between_the_hands_depends_only_on_n_minus_m(
+            (p, l, q, k) in setup(), m in 0.0f64..1e4, n in 0.0f64..1e4, shift in 0.0f64..1e4,
+        ) {
+            let rotary = Rotary::new(l, &Frequencies::plain(p));
+            for plane in 0..p.planes() {
+                let before = rotary.plane_hands(&q, &k, plane, m, n);
+                let after = rotary.plane_hands(&q, &k, plane, m + shift, n + shift);
+                // Both hands turned by shift·θ_i, the angle between them did not change.
+                let turned = wrap_angle(after.q_angle - before.q_angle - shift * rotary.inv_freq()[plane]);
+                prop_assert!(turned.abs() < 1e-6, "q turned by {turned} extra");
+                prop_assert!(wrap_angle(after.between - before.between).abs() < 1e-6);
+            }
+        }
+
+        #[test]
+        fn wrapped_angles_stay_in_the_half_open_interval(angle in -1e9f64..1e9) {
+            let w = wrap_angle(angle);
+            prop_assert!(w > -PI && w <= PI);
+            prop_assert!((w.sin() - angle.sin()).abs() < 1e-6 && (w.cos() - angle.cos()).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn plane_zero_turns_one_radian_per_token_and_the_last_plane_barely_moves() {
+        // theta_0 = 1 rad/token for every base; theta_{d/2-1} = base^(-(d-2)/d), nearly 1/base.
+        let p = RopeParams::new(10000.0, 64).unwrap();
+        let rotary = Rotary::new(Layout::Interleaved, &Frequencies::plain(p));
+        let mut q = vec![0.0; 64];
+        q[0] = 1.0; // plane 0 of q points along +x
+        q[62] = 1.0; // the slowest plane too
+        let k = q.clone();
+        let fast = rotary.plane_hands(&q, &k, 0, 3.0, 0.0);
+        assert!((fast.q_angle - 3.0).abs() < 1e-12 && fast.k_angle == 0.0);
+        assert!((fast.between + 3.0).abs() < 1e-12);
+        let slow = rotary.plane_hands(&q, &k, 31, 3.0, 0.0);
+        assert!((slow.q_angle - 3.0 * 10000f64.powf(-62.0 / 64.0)).abs() < 1e-15);
+        assert!(slow.q_angle < 1e-3, "the slowest hand moved {} rad in 3 tokens", slow.q_angle);
+        assert_eq!(wrap_angle(PI), PI);
+        assert_eq!(wrap_angle(-PI), PI);
+        assert_eq!(wrap_angle(f64::NAN), 0.0);
+    }
+}

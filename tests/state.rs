@@ -77,6 +77,9 @@ fn invalid_values_are_corrected_with_a_notice() {
     assert_eq!(noticed("partial=0", "partial").partial, 2.0 / 64.0);
     assert_eq!(noticed("partial=2", "partial").partial, 1.0);
     assert_eq!(noticed("r=-1", "r").r, 0);
+    assert_eq!(noticed("plane=40", "plane").plane, 31);
+    assert_eq!(noticed("plane=-2", "plane").plane, 0);
+    assert_eq!(clean("dim=128&plane=40").plane, 40);
     assert_eq!(noticed("embed=nope", "embed").embed, None);
     assert_eq!(noticed("theme=neon", "theme").theme, None);
 }
@@ -124,12 +127,12 @@ proptest! {
     #[test]
     fn a_state_survives_the_round_trip_through_its_url(
         base in 1.001f64..1e9, half in 1usize..=512, m in 0i64..=10_000_000, n in 0i64..=10_000_000,
-        half_layout in any::<bool>(), seed in any::<u64>(), r in 0i64..100_000,
+        half_layout in any::<bool>(), seed in any::<u64>(), r in 0i64..100_000, plane in 0usize..512,
         method in prop::sample::select(vec!["none", "linear", "ntk", "dynamic", "yarn", "llama3"]),
         factor in prop::option::of(1.0f64..64.0),
     ) {
         let mut state = LabState {
-            base, dim: half * 2, m, n, seed, r,
+            base, dim: half * 2, m, n, seed, r, plane: plane % half,
             layout: if half_layout { Layout::Half } else { Layout::Interleaved },
             scaling: ScalingMethod::parse(method).unwrap(), factor,
             ..LabState::default()

@@ -152,8 +152,88 @@ async fn the_decay_chart_draws_its_curve() {
         .get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64)
         .unwrap()
         .data();
-    // The light theme's curve colour, (0, 114, 178): some pixels of the bound's line are exactly it.
-    let curve_pixels = pixels.chunks(4).filter(|p| p[0] == 0 && p[1] == 114 && p[2] == 178).count();
+    // The light theme's bound colour, (0, 158, 115): some pixels of the line are exactly it.
+    let curve_pixels = pixels.chunks(4).filter(|p| p[0] == 0 && p[1] == 158 && p[2] == 115).count();
     assert!(curve_pixels > 50, "only {curve_pixels} pixels of the curve's colour");
     drop(handle);
+}
+
+mod clocks {
+    use super::*;
+    use rope_lab::widgets::clocks::ClocksWidget;
+
+    fn mount_clocks(query: &str) -> (HtmlElement, Lab, impl Sized) {
+        let root = container();
+        root.style().set_property("width", "900px").unwrap();
+        let parsed = LabState::from_query(query);
+        let lab = Lab::new(parsed.state, parsed.notices);
+        let handle = leptos::mount::mount_to(root.clone(), move || {
+            provide_context(lab);
+            view! { <ClocksWidget /> }
+        });
+        (root, lab, handle)
+    }
+
+    fn click(root: &HtmlElement, selector: &str) {
+        let element: HtmlElement = root.query_selector(selector).unwrap().unwrap().unchecked_into();
+        element.click();
+    }
+
+    /// Counts pixels of the canvas matching `rgb` exactly.
+    fn pixels_of(canvas: &HtmlCanvasElement, rgb: (u8, u8, u8)) -> usize {
+        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+        let data = context.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
+        data.chunks(4).filter(|p| (p[0], p[1], p[2]) == rgb).count()
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_clocks_draw_one_face_per_plane_with_q_and_k_hands() {
+        let (root, _lab, _handle) = mount_clocks("dim=8");
+        settle().await;
+        settle().await;
+        assert!(root.query_selector("[data-widget='clocks']").unwrap().is_some());
+        let canvas: HtmlCanvasElement = root.query_selector(".clock-canvas").unwrap().unwrap().unchecked_into();
+        assert!(canvas.height() > 0);
+        // Light theme: q's hands in (0, 114, 178), k's in (213, 94, 0).
+        assert!(pixels_of(&canvas, (0, 114, 178)) > 40, "q's hands are missing");
+        assert!(pixels_of(&canvas, (213, 94, 0)) > 40, "k's hands are missing");
+        // The MathML formula is there, as MathML.
+        assert!(root.query_selector(".math math msup").unwrap().is_some());
+    }
+
+    #[wasm_bindgen_test]
+    async fn shifting_both_turns_the_hands_but_keeps_the_score() {
+        let (root, lab, _handle) = mount_clocks("dim=16&m=9&n=6");
+        settle().await;
+        let before = value_of(&root, "score");
+        let share = value_of(&root, "plane-contribution");
+        click(&root, "button[aria-label='shift both right']");
+        click(&root, "button[aria-label='shift both right']");
+        settle().await;
+        let state = lab.state.get_untracked();
+        assert_eq!((state.m, state.n), (11, 8));
+        assert!((value_of(&root, "score") - before).abs() <= 1e-9 * before.abs().max(1.0));
+        assert!((value_of(&root, "plane-contribution") - share).abs() <= 1e-9 * share.abs().max(1.0));
+        // The short sentence moves both back by 6 tokens: the same score again.
+        click(&root, ".sentence-choice button:first-child");
+        settle().await;
+        let state = lab.state.get_untracked();
+        assert_eq!((state.m, state.n), (5, 2));
+        assert!((value_of(&root, "score") - before).abs() <= 1e-9 * before.abs().max(1.0));
+    }
+
+    #[wasm_bindgen_test]
+    async fn clicking_a_token_moves_the_chosen_marker() {
+        let (root, lab, _handle) = mount_clocks("");
+        settle().await;
+        click(&root, "button[data-token='7']");
+        settle().await;
+        assert_eq!(lab.state.get_untracked().m, 7);
+        click(&root, ".marker-choice label:nth-child(2) input");
+        settle().await;
+        click(&root, "button[data-token='3']");
+        settle().await;
+        let state = lab.state.get_untracked();
+        assert_eq!((state.m, state.n), (7, 3));
+    }
 }

@@ -36,7 +36,7 @@ pub fn set_document_theme(dark: bool) {
 
 /// How long the address bar waits for the state to settle: a slider drag would otherwise
 /// replace the history entry 60 times a second, which browsers throttle with a warning.
-const URL_SETTLE: Duration = Duration::from_millis(150);
+const URL_SETTLE: Duration = Duration::from_millis(300);
 
 /// Keeps the URL following the state, with `history.replaceState` (no history entry per
 /// slider step), at most once per [`URL_SETTLE`].

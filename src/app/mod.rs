@@ -4,6 +4,7 @@
 mod browser;
 
 use crate::state::{LabState, Theme};
+use crate::widgets::clocks::ClocksWidget;
 use crate::widgets::controls::Controls;
 use crate::widgets::decay::DecayWidget;
 use crate::widgets::scores::ScoresWidget;
@@ -60,7 +61,8 @@ fn FullPage() -> impl IntoView {
                     <Controls />
                 </aside>
                 <div class="widgets">
-                    <ScoresWidget />
+                    <ClocksWidget />
+                    <ScoresWidget without_scores=true />
                     <DecayWidget />
                 </div>
             </div>
@@ -82,6 +84,7 @@ fn Embed(id: &'static str) -> impl IntoView {
     let root = NodeRef::<leptos::html::Main>::new();
     browser::post_height_on_resize(root, id);
     let widget = match id {
+        "clocks" => view! { <ClocksWidget /> }.into_any(),
         "decay" => view! { <DecayWidget /> }.into_any(),
         _ => view! { <ScoresWidget /> }.into_any(),
     };

@@ -10,15 +10,13 @@ pub fn short_number(v: f64) -> String {
     if magnitude != 0.0 && !(1e-3..1e6).contains(&magnitude) {
         return format!("{v:.2e}").replace('-', "−");
     }
-    let decimals = if magnitude >= 1000.0 { 1 } else if magnitude >= 1.0 { 3 } else { 4 };
-    let text = format!("{v:.decimals$}");
-    let text = if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    };
-    // A typographic minus sign; "-0" from rounding a tiny negative is just 0.
-    if text == "-0" { "0".to_string() } else { text.replace('-', "−") }
+    // Round arithmetically and print the shortest form (`Display`), which is fast; fixed
+    // precision (`{:.4}`) takes Rust's exact Dragon4 path, slow enough to show when a slider
+    // reformats hundreds of numbers per step.
+    let scale = if magnitude >= 1000.0 { 1e1 } else if magnitude >= 1.0 { 1e3 } else { 1e4 };
+    let rounded = (v * scale).round() / scale;
+    // A typographic minus sign; -0 from rounding a tiny negative is just 0.
+    if rounded == 0.0 { "0".to_string() } else { rounded.to_string().replace('-', "−") }
 }
 
 /// Rounds to `digits` significant digits (for slider-chosen values such as the base).
@@ -43,6 +41,11 @@ mod tests {
         assert_eq!(short_number(0.0), "0");
         assert_eq!(short_number(-0.00001), "−1.00e−5");
         assert_eq!(short_number(62831.853), "62831.9");
+        assert_eq!(short_number(0.10000000000000002), "0.1");
+        assert_eq!(short_number(-0.00004), "−4.00e−5");
+        assert_eq!(short_number(-0.0001), "−1.00e−4");
+        assert_eq!(short_number(999.99995), "1000");
+        assert_eq!(short_number(-0.00049), "−4.90e−4");
         assert_eq!(short_number(1e9), "1.00e9");
         assert_eq!(short_number(f64::NAN), "—");
         assert_eq!(short_number(f64::INFINITY), "—");

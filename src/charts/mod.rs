@@ -2,10 +2,14 @@
 //! the same function draws to a `<canvas>` in the browser and to an SVG string in a native
 //! snapshot test. They take plain data and colours; no Leptos, no signals.
 
+mod clocks;
 mod decay;
 pub mod format;
+mod plane;
 
+pub use clocks::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, ClockFace, ClockGrid};
 pub use decay::{draw_decay, DecayChart};
+pub use plane::{draw_plane_view, PlaneView};
 
 use plotters::style::RGBColor;
 
@@ -15,9 +19,15 @@ pub struct ChartStyle {
     pub background: RGBColor,
     pub text: RGBColor,
     pub grid: RGBColor,
-    /// The bound's curve.
+    /// The query q, wherever it appears in the app (Okabe-Ito blue).
+    pub q: RGBColor,
+    /// The key k, wherever it appears (Okabe-Ito vermillion).
+    pub k: RGBColor,
+    /// The relative phasor e^{i(m−n)θ} (Okabe-Ito reddish purple).
+    pub phasor: RGBColor,
+    /// The decay bound's curve (Okabe-Ito bluish green: not q's blue).
     pub bound: RGBColor,
-    /// The readout cursor.
+    /// The readout cursor and the selected plane.
     pub cursor: RGBColor,
     /// Multiplies font sizes and strokes: the device pixel ratio, so that HiDPI canvases stay sharp.
     pub scale: f64,
@@ -28,8 +38,11 @@ impl ChartStyle {
         background: RGBColor(255, 255, 255),
         text: RGBColor(28, 32, 40),
         grid: RGBColor(222, 226, 232),
-        bound: RGBColor(0, 114, 178),
-        cursor: RGBColor(213, 94, 0),
+        q: RGBColor(0, 114, 178),
+        k: RGBColor(213, 94, 0),
+        phasor: RGBColor(204, 121, 167),
+        bound: RGBColor(0, 158, 115),
+        cursor: RGBColor(28, 32, 40),
         scale: 1.0,
     };
 
@@ -37,8 +50,11 @@ impl ChartStyle {
         background: RGBColor(22, 25, 31),
         text: RGBColor(226, 230, 236),
         grid: RGBColor(52, 58, 68),
-        bound: RGBColor(86, 180, 233),
-        cursor: RGBColor(230, 159, 0),
+        q: RGBColor(86, 180, 233),
+        k: RGBColor(230, 159, 0),
+        phasor: RGBColor(204, 121, 167),
+        bound: RGBColor(0, 158, 115),
+        cursor: RGBColor(226, 230, 236),
         scale: 1.0,
     };
 

@@ -5,6 +5,7 @@
 //! Sources: RoFormer (Su et al. 2021, arXiv 2104.09864); Hugging Face transformers
 //! `modeling_rope_utils.py` and `apply_rotary_pos_emb`; Meta's Llama `apply_rotary_emb`.
 
+mod clock;
 mod decay;
 mod error;
 mod frequency;
@@ -14,6 +15,7 @@ mod rotate;
 mod scaling;
 mod sinusoidal;
 
+pub use clock::{wrap_angle, PlaneHands};
 pub use decay::{decay_bound, decay_curve};
 pub use error::{RopeError, VectorName};
 pub use frequency::{turns_within, wavelength};

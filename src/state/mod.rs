@@ -16,7 +16,7 @@ use crate::rope::{
 use query::{encode, parse_pairs};
 
 /// The widget ids a page can embed alone with `embed=<id>`; the README lists them.
-pub const WIDGET_IDS: &[&str] = &["scores", "decay"];
+pub const WIDGET_IDS: &[&str] = &["clocks", "scores", "decay"];
 
 pub const DEFAULT_BASE: f64 = 10_000.0;
 pub const DEFAULT_DIM: usize = 64;
@@ -78,6 +78,8 @@ pub struct LabState {
     pub long_factor: Option<Vec<f64>>,
     pub partial: f64,
     pub r: i64,
+    /// The selected rotation plane, shown enlarged (`plane=`, 0..d/2).
+    pub plane: usize,
     pub embed: Option<&'static str>,
     pub theme: Option<Theme>,
 }
@@ -107,6 +109,7 @@ impl Default for LabState {
             long_factor: None,
             partial: 1.0,
             r: 0,
+            plane: 0,
             embed: None,
             theme: None,
         }
@@ -128,6 +131,13 @@ impl LabState {
         let mut notes = Notes::default();
         for (name, raw) in parse_pairs(query) {
             state.read_param(&name, raw.trim(), &mut notes);
+        }
+        if state.plane >= state.dim / 2 {
+            let last = state.dim / 2 - 1;
+            notes.add(
+                "plane",
+                format!("plane {} does not exist with dim {} (planes 0 to {last}); using {last}", state.plane, state.dim),
+            );
         }
         state.normalize_into(&mut notes);
         Parsed {
@@ -207,6 +217,9 @@ impl LabState {
         }
         if self.r != default.r {
             put("r", self.r.to_string());
+        }
+        if self.plane != default.plane {
+            put("plane", self.plane.to_string());
         }
         if let Some(id) = self.embed {
             put("embed", id.to_string());
@@ -298,6 +311,12 @@ impl LabState {
             "m" => self.m = notes.position("m", raw, DEFAULT_M).unwrap_or(self.m),
             "n" => self.n = notes.position("n", raw, DEFAULT_N).unwrap_or(self.n),
             "r" => self.r = notes.position("r", raw, 0).unwrap_or(self.r),
+            // Clamped to the planes of d in `normalize_into`, which knows d.
+            "plane" => {
+                if let Some(v) = notes.integer("plane", raw, 0) {
+                    self.plane = notes.clamp_i64("plane", v, 0, MAX_DIM as i64 / 2 - 1) as usize;
+                }
+            }
             "layout" => match Layout::parse(raw) {
                 Some(layout) => self.layout = layout,
                 None => notes.add(
@@ -367,6 +386,8 @@ impl LabState {
     }
 
     fn normalize_into(&mut self, notes: &mut Notes) {
+        // The selected plane follows d silently: it is a view, not an input value.
+        self.plane = self.plane.min(self.dim / 2 - 1);
         for (name, vector) in [("q", &mut self.q), ("k", &mut self.k)] {
             if let Some(values) = vector {
                 if values.len() != self.dim {

@@ -7,8 +7,9 @@ use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
 
-/// Redraws `canvas` whenever the signals read by `data` change.
+/// Redraws `canvas` whenever the signals read by `data` change; its height comes from CSS.
 ///
 /// `data` runs in a reactive effect and collects what to draw (its reads are tracked);
 /// `draw` runs at the next animation frame with the latest data and the device pixel ratio,
@@ -20,6 +21,19 @@ where
     F: Fn() -> D + 'static,
     G: Fn(&DrawingArea<CanvasBackend, Shift>, &D, f64) + 'static,
 {
+    use_sized_canvas_chart(canvas, data, |_, _| None, draw);
+}
+
+/// [`use_canvas_chart`] for a chart whose height follows from its width and data (a grid of
+/// clock faces): `height(css_width, data)` returns the CSS height to give the canvas, if any.
+pub fn use_sized_canvas_chart<D, F, H, G>(canvas: NodeRef<Canvas>, data: F, height: H, draw: G)
+where
+    D: 'static,
+    F: Fn() -> D + 'static,
+    H: Fn(f64, &D) -> Option<f64> + 'static,
+    G: Fn(&DrawingArea<CanvasBackend, Shift>, &D, f64) + 'static,
+{
+    let height = StoredValue::new_local(height);
     let latest = StoredValue::new_local(None::<D>);
     let draw = StoredValue::new_local(draw);
     let frame_pending = StoredValue::new(false);
@@ -40,6 +54,14 @@ where
             let Some(element) = canvas.get_untracked() else { return };
             let ratio = window().device_pixel_ratio();
             let ratio = if ratio.is_finite() && ratio > 0.0 { ratio } else { 1.0 };
+            let wanted = latest.with_value(|d| {
+                d.as_ref().and_then(|d| height.with_value(|h| h(element.client_width() as f64, d)))
+            });
+            if let Some(wanted) = wanted.filter(|h| h.is_finite() && *h > 0.0) {
+                if (element.client_height() as f64 - wanted).abs() >= 1.0 {
+                    let _ = web_sys::HtmlElement::style(&element).set_property("height", &format!("{}px", wanted.ceil()));
+                }
+            }
             let (css_width, css_height) = (element.client_width(), element.client_height());
             if css_width <= 0 || css_height <= 0 {
                 return;
@@ -51,6 +73,12 @@ where
             }
             if element.height() != height {
                 element.set_height(height);
+            }
+            // Start from a clear canvas, so that a chart can be a transparent layer over another.
+            if let Ok(Some(context)) = element.get_context("2d") {
+                if let Ok(context) = context.dyn_into::<web_sys::CanvasRenderingContext2d>() {
+                    context.clear_rect(0.0, 0.0, width as f64, height as f64);
+                }
             }
             let Some(backend) = CanvasBackend::with_canvas_object(element) else { return };
             let area = backend.into_drawing_area();

@@ -1,11 +1,16 @@
 //! One Leptos component per file. Each reads the shared [`Lab`] from context (or makes its own
 //! when mounted alone), calls the core through the derived values, and draws with `charts/`.
 
+pub mod animation;
 pub mod canvas;
+pub mod clocks;
 pub mod controls;
 pub mod decay;
+pub mod plane_detail;
 pub mod readout;
 pub mod scores;
+pub mod tokens;
+pub mod vector_editor;
 
 use crate::rope::RopeError;
 use crate::state::{Derived, LabState, Notice};
@@ -36,6 +41,19 @@ impl Lab {
     pub fn set(&self, name: &str, raw: &str) {
         let mut corrections = Vec::new();
         self.state.update(|s| corrections = s.set_param(name, raw));
+        if !corrections.is_empty() {
+            self.notices.update(|all| all.extend(corrections));
+        }
+    }
+
+    /// Changes several parameters at once (a new draw, q = k, one-hot vectors), then restores
+    /// the invariants between them; corrections become notices.
+    pub fn update(&self, change: impl FnOnce(&mut LabState)) {
+        let mut corrections = Vec::new();
+        self.state.update(|s| {
+            change(s);
+            corrections = s.normalize();
+        });
         if !corrections.is_empty() {
             self.notices.update(|all| all.extend(corrections));
         }

@@ -1,5 +1,5 @@
-//! The first live widget (`data-widget="scores"`): the attention score of q at position m and
-//! k at position n, computed two ways, the unrotated score, and the vectors behind them.
+//! The scores (`data-widget="scores"`): the attention score of q at position m and k at
+//! position n, computed two ways, the unrotated score, and the vectors behind them.
 
 use super::readout::{ListReadout, Readout};
 use super::use_lab;
@@ -8,38 +8,49 @@ use crate::rope::Scores;
 use crate::state::Derived;
 use leptos::prelude::*;
 
-/// Scores and vectors for the current parameters.
+/// The three scores (`score`, `score-relative`, `score-unrotated`) and why the first two agree.
+/// Shown once per page: by the clocks on the full page, by the scores widget when embedded.
 #[component]
-pub fn ScoresWidget() -> impl IntoView {
+pub fn ScoreReadouts() -> impl IntoView {
     let lab = use_lab();
-    let scores = move |f: fn(&Scores) -> f64| lab.select_derived(move |d| f(&d.scores));
+    let score = move |f: fn(&Scores) -> f64| lab.select_derived(move |d| f(&d.scores));
+    let distance = lab.select(|s| s.n - s.m);
+    view! {
+        <div class="readouts">
+            <Readout testid="score" label="q_m · k_n, rotated" value=score(|s| s.score) />
+            <Readout testid="score-relative" label="q · R(n−m) k, relative" value=score(|s| s.score_relative) />
+            <Readout testid="score-unrotated" label="q · k, unrotated" value=score(|s| s.score_unrotated) />
+        </div>
+        <p class="explain">
+            "The first two are the same number: rotating q by mθ and k by nθ leaves only the "
+            "difference of the angles, (n − m)θ, in their dot product. Here n − m = "
+            <strong>{move || short_number(distance.get() as f64)}</strong>
+            ". Move m and n together and the score does not change."
+        </p>
+    }
+}
+
+/// Scores, attention factor and vectors for the current parameters. With `without_scores`,
+/// only the attention factor and the vectors (the clocks show the scores on the full page).
+#[component]
+pub fn ScoresWidget(#[prop(optional)] without_scores: bool) -> impl IntoView {
+    let lab = use_lab();
     let list = move |f: fn(&Derived) -> Vec<f64>| {
         let values = lab.select_derived(f);
         Signal::derive(move || values.get().unwrap_or_default())
     };
-    let distance = lab.select(|s| s.n - s.m);
     let planes = lab.select(|s| s.dim / 2);
+    let title = if without_scores { "The numbers: vectors and frequencies" } else { "Scores: q at position m, k at position n" };
 
     view! {
         <section class="widget" data-widget="scores" aria-labelledby="scores-title">
-            <h2 id="scores-title">"Scores: q at position m, k at position n"</h2>
+            <h2 id="scores-title">{title}</h2>
+            {(!without_scores).then(|| view! { <ScoreReadouts /> })}
             <div class="readouts">
-                <Readout testid="score" label="q_m · k_n, rotated"
-                    value=scores(|s| s.score) />
-                <Readout testid="score-relative" label="q · R(n−m) k, relative"
-                    value=scores(|s| s.score_relative) />
-                <Readout testid="score-unrotated" label="q · k, unrotated"
-                    value=scores(|s| s.score_unrotated) />
                 <Readout testid="attention-factor" label="attention factor"
                     value=lab.select_derived(|d| d.frequencies.attention_factor)
                     hint="multiplies cos and sin; not folded into the scores" />
             </div>
-            <p class="explain">
-                "The first two numbers are the same number: rotating q by mθ and k by nθ leaves "
-                "only the difference of the angles, (n − m)θ, in their dot product. Here n − m = "
-                <strong>{move || short_number(distance.get() as f64)}</strong>
-                ". Move m and n together and the score does not change."
-            </p>
             {move || lab.derived.with(|d| d.as_ref().err().map(|e| view! {
                 <p class="error" role="alert">{format!("These parameters cannot be computed: {e}")}</p>
             }))}

@@ -1,0 +1,132 @@
+// The rotation lab end to end: dragging positions, shifting both, playing, embedding, and how
+// it looks at desktop and phone widths in both themes.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { test, expect, value, open, close } from './fixtures.mjs';
+
+const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+mkdirSync(screenshots, { recursive: true });
+const m = (page) => page.locator('#m-slider').inputValue().then(Number);
+const n = (page) => page.locator('#n-slider').inputValue().then(Number);
+
+test('dragging q along the sentence moves m', async ({ page }) => {
+  await open(page, '/?m=5&n=2');
+  const from = await page.locator('button[data-token="5"]').boundingBox();
+  const to = await page.locator('button[data-token="8"]').boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(() => m(page)).toBe(8);
+  expect(await n(page)).toBe(2);
+  await expect(page.locator('button[data-token="8"]')).toHaveAccessibleName(/^the\s*, position\s*8\s*, query m/);
+});
+
+test('shift both, by button and by key, turns the hands but keeps the score to 1e-9', async ({ page }) => {
+  await open(page, '/?m=9&n=6&dim=128');
+  const score = await value(page, 'score');
+  const share = await value(page, 'plane-contribution');
+  await page.getByRole('button', { name: 'shift both right' }).click();
+  await expect.poll(() => m(page)).toBe(10);
+  await page.locator('body').press(']');
+  await page.locator('body').press(']');
+  await expect.poll(() => m(page)).toBe(12);
+  expect(await n(page)).toBe(9);
+  expect(close(await value(page, 'score'), score, 1e-9)).toBe(true);
+  expect(close(await value(page, 'plane-contribution'), share, 1e-9)).toBe(true);
+  await page.locator('body').press('[');
+  await expect.poll(() => m(page)).toBe(11);
+  expect(close(await value(page, 'score'), score, 1e-9)).toBe(true);
+  // Moving m alone changes it.
+  await page.getByRole('slider', { name: /query position/i }).press('ArrowRight');
+  await expect.poll(async () => close(await value(page, 'score'), score, 1e-9)).toBe(false);
+});
+
+test('the two sentences put Dog and Cat 6 tokens apart and score them the same', async ({ page }) => {
+  await open(page, '/?m=9&n=6');
+  const score = await value(page, 'score');
+  await page.getByRole('button', { name: '“Dog attacks the Cat”' }).click();
+  await expect.poll(() => m(page)).toBe(3);
+  expect(await n(page)).toBe(0);
+  expect(close(await value(page, 'score'), score, 1e-9)).toBe(true);
+});
+
+test('play animates m, and shifts both when asked, then pauses', async ({ page }) => {
+  await open(page, '/?m=5&n=2');
+  const play = page.getByRole('button', { name: /play/i });
+  await page.getByLabel('speed, tokens per second').fill('10');
+  await play.click();
+  await expect(play).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => m(page), { timeout: 5000 }).toBeGreaterThan(8);
+  await play.click();
+  await expect(play).toHaveAttribute('aria-pressed', 'false');
+  const stopped = await m(page);
+  await page.waitForTimeout(400);
+  expect(await m(page)).toBe(stopped);
+
+  const score = await value(page, 'score');
+  await page.locator('.clock-toolbar select').selectOption('both');
+  await play.click();
+  await expect.poll(() => m(page), { timeout: 5000 }).toBeGreaterThan(stopped + 3);
+  await play.click();
+  expect((await m(page)) - (await n(page))).toBe(stopped - 2);
+  expect(close(await value(page, 'score'), score, 1e-9)).toBe(true);
+});
+
+test('with reduced motion, play steps without tweening', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await open(page, '/?m=5&n=2');
+  await page.getByLabel('speed, tokens per second').fill('10');
+  await page.getByRole('button', { name: /play/i }).click();
+  await expect.poll(() => m(page), { timeout: 5000 }).toBeGreaterThan(8);
+  await page.getByRole('button', { name: /play/i }).click();
+});
+
+test('clicking a clock face selects its plane', async ({ page }) => {
+  await open(page, '/?dim=16');
+  const canvas = page.locator('.clock-canvas');
+  const box = await canvas.boundingBox();
+  // The second face of the first row.
+  const cell = Math.min(box.width / Math.max(1, Math.floor(box.width / 78)), 132);
+  await canvas.click({ position: { x: cell * 1.5, y: cell / 2 } });
+  await expect(page).toHaveURL(/plane=1\b/);
+  await expect(page.locator('#plane-field')).toHaveValue('1');
+  await expect(page.locator('.plane-formula-title')).toContainText('Plane 1');
+});
+
+test('q = k and one-hot vectors, and typed vectors are validated', async ({ page }) => {
+  await open(page, '/?dim=8&m=4&n=1&plane=2');
+  await page.getByRole('button', { name: 'One-hot on the selected plane' }).click();
+  // One-hot q = k on plane 2: the score is cos((n − m)·θ₂), θ₂ = 10000^(−4/8) (RoFormer eq. 15).
+  await expect.poll(async () => close(await value(page, 'score'), Math.cos(-3 * 10000 ** (-4 / 8)), 1e-12)).toBe(true);
+  await page.getByRole('button', { name: 'k = q' }).click();
+  await page.getByLabel(/^q \(comma-separated/).fill('1,2,3');
+  await page.getByLabel(/^q \(comma-separated/).blur();
+  await expect(page.getByTestId('notice')).toContainText('q has 3 numbers');
+});
+
+test('embed=clocks shows the rotation lab alone', async ({ page }) => {
+  await open(page, '/?embed=clocks&dim=16&m=9&n=6');
+  await expect(page.locator('[data-widget="clocks"]')).toBeVisible();
+  await expect(page.locator('h1, header, footer, [data-widget="decay"]')).toHaveCount(0);
+  await expect(page.getByTestId('score')).toHaveCount(1);
+});
+
+test('a thousand dimensions draw as small multiples without errors', async ({ page }) => {
+  await open(page, '/?dim=1024');
+  const height = await page.locator('.clock-canvas').evaluate((c) => c.height);
+  expect(height).toBeGreaterThan(200);
+});
+
+for (const [width, label] of [[1280, 'desktop'], [390, 'phone']]) {
+  for (const theme of ['light', 'dark']) {
+    test(`rotation lab screenshot, ${label}, ${theme}`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await open(page, `/?theme=${theme}&m=9&n=6&dim=32`);
+      await page.waitForTimeout(300);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
+      await page.locator('[data-widget="clocks"]').screenshot({ path: `${screenshots}clocks-${width}-${theme}.png` });
+    });
+  }
+}

@@ -1,0 +1,293 @@
+//! The rotation lab (`data-widget="clocks"`): every 2D plane of q and k as a clock face whose
+//! hands turn by m·θ_i and n·θ_i, the scores, each plane's share of the score, the token
+//! strip, shifting and playing positions, the selected plane in the complex plane, and the
+//! vectors themselves.
+
+use super::animation::{prefers_reduced_motion, use_animation_frames};
+use super::canvas::{use_canvas_chart, use_sized_canvas_chart};
+use super::plane_detail::PlaneDetail;
+use super::scores::ScoreReadouts;
+use super::tokens::TokenStrip;
+use super::vector_editor::VectorEditor;
+use super::{use_dark_mode, use_lab, Lab};
+use crate::charts::format::short_number;
+use crate::charts::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, ChartStyle, ClockFace};
+use crate::rope::{wavelength, MAX_POSITION};
+use leptos::ev;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+
+/// What the play button animates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Animate {
+    /// m alone: the hands of q turn, the score changes.
+    Query,
+    /// m and n together: every hand turns, the score stays.
+    Both,
+}
+
+/// Moves m (and n too when `both`) by `by` tokens; false, and nothing moves, if that would
+/// leave 0..=MAX_POSITION.
+fn shift_positions(lab: Lab, by: i64, both: bool) -> bool {
+    let (m, n) = lab.state.with_untracked(|s| (s.m, s.n));
+    let (m, n) = (m + by, if both { n + by } else { n });
+    let valid = |p: i64| (0..=MAX_POSITION).contains(&p);
+    if !valid(m) || !valid(n) {
+        return false;
+    }
+    lab.update(|s| {
+        s.m = m;
+        s.n = n;
+    });
+    true
+}
+
+/// The rotation lab.
+#[component]
+pub fn ClocksWidget() -> impl IntoView {
+    let lab = use_lab();
+    let dark = use_dark_mode();
+    let reduced_motion = prefers_reduced_motion();
+
+    let playing = RwSignal::new(false);
+    let animate = RwSignal::new(Animate::Query);
+    let speed = RwSignal::new(2.0_f64);
+    // Tokens accumulated towards the next whole step, and the fraction the hands are drawn
+    // ahead of the integer positions (always 0 with reduced motion: steps, no tweening).
+    let accumulated = StoredValue::new(0.0_f64);
+    let tween = RwSignal::new(0.0_f64);
+
+    use_animation_frames(playing.into(), move |seconds| {
+        let both = animate.get_untracked() == Animate::Both;
+        let total = accumulated.get_value() + seconds * speed.get_untracked();
+        let whole = total.floor();
+        if whole >= 1.0 && !shift_positions(lab, whole as i64, both) {
+            playing.set(false);
+            accumulated.set_value(0.0);
+            tween.set(0.0);
+            return;
+        }
+        accumulated.set_value(total - whole);
+        tween.set(if reduced_motion { 0.0 } else { total - whole });
+    });
+    Effect::new(move |_| {
+        if !playing.get() {
+            accumulated.set_value(0.0);
+            tween.set(0.0);
+        }
+    });
+
+    // Shortcuts: [ and ] shift both positions, unless the reader is typing in a field.
+    let keys = window_event_listener(ev::keydown, move |ev| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        let typing = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if typing {
+            return;
+        }
+        let by = match ev.key().as_str() {
+            "]" => 1,
+            "[" => -1,
+            _ => return,
+        };
+        ev.prevent_default();
+        shift_positions(lab, by, true);
+    });
+    on_cleanup(move || keys.remove());
+
+    // The drawn positions: the integer state plus the tween while playing.
+    let positions = lab.select(|s| (s.m, s.n));
+    let drawn = Memo::new(move |_| {
+        let (m, n) = positions.get();
+        let t = tween.get();
+        let both = animate.get() == Animate::Both;
+        (m as f64 + t, n as f64 + if both { t } else { 0.0 })
+    });
+    let vectors = lab.select_derived(|d| (d.q.clone(), d.k.clone(), d.rotary.clone()));
+    let inv_freq = Memo::new(move |_| vectors.with(|v| v.as_ref().map(|v| v.2.inv_freq().to_vec()).unwrap_or_default()));
+    // Every face at the drawn positions, computed once per frame for every view below.
+    let faces = Memo::new(move |_| {
+        let (m, n) = drawn.get();
+        vectors.with(|v| {
+            v.as_ref().map_or_else(Vec::new, |(q, k, rotary)| {
+                (0..rotary.planes())
+                    .map(|plane| ClockFace {
+                        plane,
+                        hands: rotary.plane_hands(q, k, plane, m, n),
+                        wavelength: wavelength(rotary.inv_freq()[plane]),
+                    })
+                    .collect()
+            })
+        })
+    });
+    let longest = Memo::new(move |_| {
+        faces.with(|f| f.iter().fold(0.0_f64, |l, f| l.max(f.hands.q_length).max(f.hands.k_length)))
+    });
+    let selected = lab.select(|s| s.plane);
+    let style = move || if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT };
+
+    // Two layers: the faces, drawn when the planes, selection, theme or size change, and the
+    // hands over them, drawn on every step. Text is the costliest thing a canvas draws, and
+    // the labels do not move with m and n.
+    let statics = Memo::new(move |_| {
+        faces.with(|f| f.iter().map(|f| (f.plane, f.wavelength)).collect::<Vec<_>>())
+    });
+    let face_canvas = NodeRef::<Canvas>::new();
+    use_sized_canvas_chart(
+        face_canvas,
+        move || (statics.get(), selected.get(), style()),
+        |width, (statics, ..)| Some(clock_grid(width, statics.len()).height()),
+        |area, (statics, selected, style), ratio| {
+            let width = area.dim_in_pixel().0 as f64 / ratio;
+            let grid = clock_grid(width, statics.len());
+            let faces: Vec<ClockFace> = statics
+                .iter()
+                .map(|&(plane, wavelength)| ClockFace { plane, hands: Default::default(), wavelength })
+                .collect();
+            let _ = draw_clock_faces(area, &faces, &grid, Some(*selected), &style.with_scale(ratio));
+        },
+    );
+    let clock_canvas = NodeRef::<Canvas>::new();
+    use_canvas_chart(
+        clock_canvas,
+        move || (faces.get(), longest.get(), style()),
+        |area, (faces, longest, style), ratio| {
+            let width = area.dim_in_pixel().0 as f64 / ratio;
+            let grid = clock_grid(width, faces.len());
+            let _ = draw_clock_hands(area, faces, &grid, *longest, &style.with_scale(ratio));
+        },
+    );
+    let select_face = move |ev: ev::MouseEvent| {
+        let Some(canvas) = clock_canvas.get_untracked() else { return };
+        let grid = clock_grid(canvas.client_width() as f64, faces.with_untracked(Vec::len));
+        if let Some(plane) = grid.face_at(ev.offset_x() as f64, ev.offset_y() as f64) {
+            lab.set("plane", &plane.to_string());
+        }
+    };
+
+    let bars_canvas = NodeRef::<Canvas>::new();
+    use_canvas_chart(
+        bars_canvas,
+        move || (faces.with(|f| f.iter().map(|f| f.hands.contribution).collect::<Vec<_>>()), selected.get(), style()),
+        |area, (contributions, selected, style), ratio| {
+            let _ = draw_contributions(area, contributions, Some(*selected), &style.with_scale(ratio));
+        },
+    );
+
+    // The score, said politely once it settles (not on every frame of an animation).
+    let score = lab.select_derived(|d| d.scores.score);
+    let announcement = RwSignal::new(String::new());
+    let pending = StoredValue::new(false);
+    Effect::new(move |_| {
+        score.track();
+        if playing.get() || pending.get_value() {
+            return;
+        }
+        pending.set_value(true);
+        set_timeout(
+            move || {
+                let _ = pending.try_set_value(false);
+                let (m, n) = positions.get_untracked();
+                if let Some(Some(score)) = score.try_get_untracked() {
+                    announcement.set(format!("Score {} with m = {m}, n = {n}", short_number(score)));
+                }
+            },
+            Duration::from_millis(700),
+        );
+    });
+
+    let planes = lab.select(|s| s.dim / 2);
+    let at_start = move || positions.with(|(m, n)| *m == 0 || *n == 0);
+
+    view! {
+        <section class="widget clocks-widget" data-widget="clocks" aria-labelledby="clocks-title">
+            <h2 id="clocks-title">"The rotation lab: every plane of q and k is a clock"</h2>
+            <p class="explain">
+                "RoPE splits q and k into d/2 pairs. Each pair is a hand on a clock: "
+                <span class="q-text">"q's hand"</span>" turns by m·θᵢ, "
+                <span class="k-text">"k's hand"</span>" by n·θᵢ. Fast planes (small i) spin; slow planes barely move. "
+                "The score adds up, plane by plane, the two hands' lengths times the cosine of the angle between them."
+            </p>
+            <TokenStrip />
+
+            <div class="clock-toolbar" role="group" aria-label="positions">
+                <button type="button" class="play" aria-pressed=move || playing.get().to_string()
+                    on:click=move |_| playing.update(|p| *p = !*p)>
+                    // The name always contains "play" (the contract's name); pressed says it runs.
+                    {move || if playing.get() { "❚❚ Playing" } else { "▶ Play" }}
+                </button>
+                <label class="toolbar-field">
+                    "animate "
+                    <select on:change=move |ev| animate.set(if event_target_value(&ev) == "both" { Animate::Both } else { Animate::Query })
+                        prop:value=move || if animate.get() == Animate::Both { "both" } else { "m" }>
+                        <option value="m">"m only"</option>
+                        <option value="both">"m and n together"</option>
+                    </select>
+                </label>
+                <label class="toolbar-field">
+                    "speed "
+                    <input type="range" min="0.25" max="20" step="0.25" aria-label="speed, tokens per second"
+                        aria-valuetext=move || format!("{} tokens per second", speed.get())
+                        prop:value=move || speed.get().to_string()
+                        on:input=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                                speed.set(v.clamp(0.25, 20.0));
+                            }
+                        } />
+                    <span class="unit">{move || format!("{} tok/s", speed.get())}</span>
+                </label>
+                <span class="shift-group">
+                    <button type="button" aria-label="shift both left" aria-keyshortcuts="["
+                        disabled=at_start
+                        on:click=move |_| { shift_positions(lab, -1, true); }>"◀ shift both"</button>
+                    <button type="button" aria-label="shift both right" aria-keyshortcuts="]"
+                        on:click=move |_| { shift_positions(lab, 1, true); }>"shift both ▶"</button>
+                    <span class="unit">"keys [ and ]"</span>
+                </span>
+            </div>
+
+            <ScoreReadouts />
+            <p class="visually-hidden" aria-live="polite">{move || announcement.get()}</p>
+
+            <div class="clock-layers">
+            <canvas class="clock-canvas" node_ref=face_canvas aria-hidden="true"></canvas>
+            <canvas
+                class="clock-hands"
+                node_ref=clock_canvas
+                on:click=select_face
+                role="img"
+                aria-label=move || format!(
+                    "{} clock faces, one per plane: q's hand (filled dot) turned by m·θᵢ, k's hand (ring) by n·θᵢ. Click a face to select its plane.",
+                    planes.get()
+                )
+            ></canvas>
+            </div>
+            <p class="legend">
+                <span class="legend-q">"● q's hand"</span>
+                <span class="legend-k">"○ k's hand"</span>
+                <span class="legend-arc">"◠ angle between"</span>
+                <span>"λ: tokens per full turn"</span>
+            </p>
+
+            <h3>"Each plane's share of the score"</h3>
+            <canvas class="bars-canvas" node_ref=bars_canvas role="img"
+                aria-label="Bar chart: each plane's share of the score, up for positive, down for negative; the selected plane is outlined"></canvas>
+
+            <div class="control plane-picker">
+                <label for="plane-field">"selected plane i"</label>
+                <input id="plane-field" type="number" min="0" step="1"
+                    max=move || planes.get().saturating_sub(1).to_string()
+                    prop:value=move || selected.get().to_string()
+                    on:change=move |ev| lab.set("plane", &event_target_value(&ev)) />
+            </div>
+            <PlaneDetail faces longest positions=drawn inv_freq selected />
+            <VectorEditor />
+        </section>
+    }
+}

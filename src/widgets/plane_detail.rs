@@ -1,0 +1,119 @@
+//! The selected plane in the complex plane, with its formula as MathML (no CDN, no script):
+//! the plane's share of the score is Re[q̃ k̃* e^{i(m−n)θ}] (RoFormer section 3.2).
+
+use super::canvas::use_canvas_chart;
+use super::use_dark_mode;
+use crate::charts::format::short_number;
+use crate::charts::{draw_plane_view, ChartStyle, ClockFace, PlaneView};
+use crate::state::fmt_f64;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+/// The plane's share of the score as MathML: static, so it is laid out once, not per step.
+const FORMULA: &str = "<math display=\"block\"><mrow>\
+<mi>Re</mi><mo>[</mo>\
+<msub><mover accent=\"true\"><mi>q</mi><mo>~</mo></mover><mi>i</mi></msub>\
+<msup><mi>e</mi><mrow><mi>i</mi><mi>m</mi><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup>\
+<mo>·</mo><msup><mrow><mo>(</mo><msub><mover accent=\"true\"><mi>k</mi><mo>~</mo></mover><mi>i</mi></msub>\
+<msup><mi>e</mi><mrow><mi>i</mi><mi>n</mi><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup><mo>)</mo></mrow><mo>*</mo></msup>\
+<mo>]</mo><mo>=</mo><mi>Re</mi><mo>[</mo>\
+<msub><mover accent=\"true\"><mi>q</mi><mo>~</mo></mover><mi>i</mi></msub>\
+<msubsup><mover accent=\"true\"><mi>k</mi><mo>~</mo></mover><mi>i</mi><mo>*</mo></msubsup>\
+<msup><mi>e</mi><mrow><mi>i</mi><mo>(</mo><mi>m</mi><mo>−</mo><mi>n</mi><mo>)</mo><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup>\
+<mo>]</mo></mrow></math>";
+
+/// a + bi, short, with typographic minus signs.
+fn complex(re: f64, im: f64) -> String {
+    let sign = if im < 0.0 { "−" } else { "+" };
+    format!("{} {sign} {}i", short_number(re), short_number(im.abs()))
+}
+
+/// q̃ and k̃ of a face: its pairs at rest (before the turn by m·θ and n·θ).
+fn pairs_at_rest(face: &ClockFace) -> ((f64, f64), (f64, f64)) {
+    let h = &face.hands;
+    let rest = |length: f64, angle: f64, turn: f64| (length * (angle - turn).cos(), length * (angle - turn).sin());
+    (rest(h.q_length, h.q_angle, h.q_turn), rest(h.k_length, h.k_angle, h.k_turn))
+}
+
+/// The selected plane: its two hands and the relative phasor on the unit circle, and the formula.
+#[component]
+pub fn PlaneDetail(
+    /// Every plane's face at the drawn positions.
+    faces: Memo<Vec<ClockFace>>,
+    /// The longest pair of q or k.
+    longest: Memo<f64>,
+    /// The drawn (possibly fractional, while animating) positions m and n.
+    positions: Memo<(f64, f64)>,
+    /// Inverse frequencies, one per plane.
+    inv_freq: Memo<Vec<f64>>,
+    selected: Memo<usize>,
+) -> impl IntoView {
+    let dark = use_dark_mode();
+    let canvas = NodeRef::<Canvas>::new();
+    let face = Memo::new(move |_| faces.with(|f| f.get(selected.get()).copied()));
+    let theta = Memo::new(move |_| inv_freq.with(|f| f.get(selected.get()).copied().unwrap_or(0.0)));
+
+    use_canvas_chart(
+        canvas,
+        move || {
+            let (m, n) = positions.get();
+            let view = face.get().map(|face| PlaneView {
+                hands: face.hands,
+                relative_angle: (m - n) * theta.get(),
+                longest: longest.get(),
+            });
+            (view, if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT })
+        },
+        |area, (view, style), ratio| {
+            if let Some(view) = view {
+                let _ = draw_plane_view(area, view, &style.with_scale(ratio));
+            }
+        },
+    );
+
+    let pairs = Memo::new(move |_| face.get().map(|f| pairs_at_rest(&f)));
+    view! {
+        <div class="plane-detail">
+            <canvas
+                class="plane-canvas"
+                node_ref=canvas
+                role="img"
+                aria-label=move || format!(
+                    "Plane {} in the complex plane: q's and k's pairs turned to m and n, and the phasor of angle (m − n)θ",
+                    selected.get()
+                )
+            ></canvas>
+            <div class="plane-formula">
+                <p class="plane-formula-title">
+                    {move || format!("Plane {}: θ = {} rad per token", selected.get(), short_number(theta.get()))}
+                </p>
+                <div class="math" inner_html=FORMULA></div>
+                <p class="plane-numbers">
+                    {move || pairs.get().map(|((qa, qb), (ka, kb))| {
+                        format!("q̃ᵢ = {},   k̃ᵢ = {}", complex(qa, qb), complex(ka, kb))
+                    })}
+                    <br />
+                    {move || {
+                        let (m, n) = positions.get();
+                        format!(
+                            "(m − n)·θᵢ = ({} − {}) × {} = {} rad",
+                            short_number(m), short_number(n), short_number(theta.get()), short_number((m - n) * theta.get())
+                        )
+                    }}
+                </p>
+                <p class="explain">
+                    "Each pair is a complex number. Rotating by mθ multiplies q̃ by e^(imθ); the product "
+                    "with k̃'s conjugate keeps only e^(i(m−n)θ): the share depends on m − n alone. "
+                    "Its share is "
+                    <output
+                        data-testid="plane-contribution"
+                        data-value=move || face.get().map(|f| fmt_f64(f.hands.contribution))
+                    >
+                        {move || face.get().map_or_else(|| "—".to_string(), |f| short_number(f.hands.contribution))}
+                    </output>
+                    "."
+                </p>
+            </div>
+        </div>
+    }
+}

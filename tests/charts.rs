@@ -116,3 +116,136 @@ fn the_decay_chart_matches_its_snapshot() {
     let expected = std::fs::read_to_string(path).expect("snapshot exists; run with UPDATE_SNAPSHOTS=1 to create it");
     assert!(svg == expected, "the decay chart changed; look at it, then UPDATE_SNAPSHOTS=1 to accept");
 }
+
+mod clocks {
+    use super::*;
+    use rope_lab::charts::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, draw_plane_view, ClockFace, PlaneView};
+    use rope_lab::rope::{seeded_vector, wavelength, Layout, PlaneHands, Rotary, Stream};
+
+    fn svg_of(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            draw(&area);
+        }
+        svg
+    }
+
+    /// The endpoints of every line (polyline) drawn in `colour`.
+    fn lines_in(svg: &str, colour: &str) -> Vec<Vec<(f64, f64)>> {
+        svg.lines()
+            .filter(|l| l.contains("<polyline") && l.contains(colour))
+            .map(|l| {
+                let points = l.split("points=\"").nth(1).unwrap().split('"').next().unwrap();
+                points
+                    .split_whitespace()
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_grid_fits_its_width_and_hit_tests_each_face() {
+        for (width, faces) in [(900.0, 32), (360.0, 64), (900.0, 512), (100.0, 1), (0.0, 4), (f64::NAN, 8)] {
+            let grid = clock_grid(width, faces);
+            assert_eq!(grid.labels, faces <= 64);
+            assert!(grid.columns >= 1 && grid.rows * grid.columns >= faces);
+            if width.is_finite() && width > 0.0 {
+                assert!(grid.columns as f64 * grid.cell <= width + 1e-9, "{width} {faces}");
+            }
+            for face in 0..faces {
+                let (x, y) = grid.center(face);
+                assert_eq!(grid.face_at(x, y), Some(face));
+            }
+            assert_eq!(grid.face_at(-1.0, 5.0), None);
+            assert_eq!(grid.face_at(f64::NAN, 5.0), None);
+            assert!(grid.height() > 0.0 && grid.height().is_finite());
+        }
+    }
+
+    #[test]
+    fn a_hand_points_where_its_angle_says() {
+        let grid = clock_grid(400.0, 4);
+        let hands = PlaneHands {
+            q_angle: 0.0,                          // 3 o'clock
+            q_length: 2.0,
+            k_angle: std::f64::consts::FRAC_PI_2, // 12 o'clock
+            k_length: 1.0,
+            ..Default::default()
+        };
+        let faces = [ClockFace { plane: 0, hands, wavelength: Some(6.283) }];
+        let svg = svg_of((400, 200), |area| {
+            draw_clock_hands(area, &faces, &grid, 2.0, &ChartStyle::LIGHT).unwrap();
+        });
+        let (cx, cy) = grid.center(0);
+        let r = grid.radius();
+        let q = lines_in(&svg, "#0072B2");
+        let k = lines_in(&svg, "#D55E00");
+        // The longest pair reaches the rim; k, half as long, points straight up (screen y down).
+        assert!(q.iter().any(|l| l.len() == 2 && (l[1].0 - (cx + r)).abs() <= 1.0 && (l[1].1 - cy).abs() <= 1.0), "{q:?}");
+        assert!(k.iter().any(|l| l.len() == 2 && (l[1].0 - cx).abs() <= 1.0 && (l[1].1 - (cy - r / 2.0)).abs() <= 1.0), "{k:?}");
+    }
+
+    #[test]
+    fn shares_above_zero_rise_and_below_zero_fall() {
+        let svg = svg_of((200, 100), |area| {
+            draw_contributions(area, &[2.0, -1.0, 0.0, f64::NAN], Some(0), &ChartStyle::LIGHT).unwrap();
+        });
+        let rects: Vec<(f64, f64)> = svg
+            .lines()
+            .filter(|l| l.contains("<rect") && !l.contains("width=\"200\""))
+            .map(|l| {
+                let attr = |name: &str| -> f64 {
+                    l.split(&format!(" {name}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap()
+                };
+                (attr("y"), attr("height"))
+            })
+            .collect();
+        assert_eq!(rects.len(), 4, "{svg}");
+        // The zero line is at y = 50: the first bar (2.0, the largest) spans up to the top, the
+        // second (−1.0) goes half as far down.
+        assert!(rects[0].0 < 5.0 && (rects[0].0 + rects[0].1 - 50.0).abs() <= 1.0, "{rects:?}");
+        assert!((rects[1].0 - 50.0).abs() <= 1.0 && (rects[1].1 - 24.0).abs() <= 2.0, "{rects:?}");
+        assert!(!svg.contains("NaN"));
+    }
+
+    fn faces_for_d8() -> Vec<ClockFace> {
+        let f = Frequencies::plain(RopeParams::new(10000.0, 8).unwrap());
+        let rotary = Rotary::new(Layout::Interleaved, &f);
+        let (q, k) = (seeded_vector(1, Stream::Query, 8), seeded_vector(1, Stream::Key, 8));
+        (0..4)
+            .map(|plane| ClockFace {
+                plane,
+                hands: rotary.plane_hands(&q, &k, plane, 9.0, 6.0),
+                wavelength: wavelength(f.inv_freq[plane]),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_clocks_and_the_plane_view_match_their_snapshots() {
+        let faces = faces_for_d8();
+        let grid = clock_grid(480.0, faces.len());
+        let longest = faces.iter().fold(0.0_f64, |l, f| l.max(f.hands.q_length).max(f.hands.k_length));
+        let clocks = svg_of((480, grid.height().ceil() as u32), |area| {
+            draw_clock_faces(area, &faces, &grid, Some(1), &ChartStyle::LIGHT).unwrap();
+            draw_clock_hands(area, &faces, &grid, longest, &ChartStyle::LIGHT).unwrap();
+        });
+        let plane = svg_of((300, 300), |area| {
+            let view = PlaneView { hands: faces[1].hands, relative_angle: 3.0 * 0.1, longest };
+            draw_plane_view(area, &view, &ChartStyle::DARK).unwrap();
+        });
+        for (name, svg) in [("clocks-d8.svg", clocks), ("plane-view.svg", plane)] {
+            let path = format!("{}/tests/snapshots/{name}", env!("CARGO_MANIFEST_DIR"));
+            if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+                std::fs::write(&path, &svg).unwrap();
+            }
+            let expected = std::fs::read_to_string(&path).expect("snapshot exists; UPDATE_SNAPSHOTS=1 creates it");
+            assert!(svg == expected, "{name} changed; look at it, then UPDATE_SNAPSHOTS=1 to accept");
+        }
+    }
+}

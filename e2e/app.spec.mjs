@@ -184,7 +184,7 @@ for (const width of [1280, 390]) {
 }
 
 test('no serious or critical accessibility findings (axe-core)', async ({ page }) => {
-  for (const path of ['/', '/?theme=dark', '/?embed=scores']) {
+  for (const path of ['/', '/?theme=dark', '/?embed=scores', '/?embed=clocks&theme=dark']) {
     await open(page, path);
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));

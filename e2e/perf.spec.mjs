@@ -1,14 +1,15 @@
 // Benchmark: main-thread work per slider update, measured with Chromium's own task clock
 // (CDP Performance.getMetrics TaskDuration): the median of several rounds of slider steps,
 // each followed by two animation frames. Printed beside the same measurement on a near-empty
-// page holding one slider and one output, the floor any slider page pays. The budget is
-// generous so that only a real regression fails it; the printed figures are the result.
+// page holding one slider and one output, the floor any slider page pays. The budget is one
+// 60 Hz frame per update up to d = 128 (two at d = 1024, 512 clock faces); the printed
+// figures are the result. Headless Chromium here composites in software, where every canvas
+// costs more than on a GPU: these are upper bounds for a reader's browser.
 import { test, expect, open } from './fixtures.mjs';
 
 const STEPS = 60;
 const ROUNDS = 5;
-// Catches regressions without flaking on a loaded 2-core machine; the figures above are the measure.
-const BUDGET_ABOVE_EMPTY_MS = 8;
+const FRAME_MS = 1000 / 60;
 const EMPTY_PAGE = `<!doctype html><input id="m-slider" type="range" min="0" max="4096" value="5"><output>5</output>
 <script>document.querySelector('#m-slider').addEventListener('input', (e) => {
   document.querySelector('output').textContent = e.target.value; });</script>`;
@@ -40,9 +41,10 @@ async function msPerStep(page) {
   return rounds[Math.floor(ROUNDS / 2)];
 }
 
-for (const [label, path] of [
-  ['d=64 (default)', '/'],
-  ['d=128, r=65536', '/?dim=128&r=65536'],
+for (const [label, path, frames] of [
+  ['d=64 (default)', '/', 1],
+  ['d=128, r=65536', '/?dim=128&r=65536', 1],
+  ['d=1024', '/?dim=1024', 2],
 ]) {
   test(`main-thread ms per slider update, ${label}`, async ({ page }) => {
     await page.setContent(EMPTY_PAGE);
@@ -53,8 +55,8 @@ for (const [label, path] of [
     console.log(
       `perf: ${label}: ${lab.toFixed(2)} ms main-thread per slider update; ` +
         `a one-slider empty page: ${empty.toFixed(2)} ms; above it: ${(lab - empty).toFixed(2)} ms ` +
-        `(budget ${BUDGET_ABOVE_EMPTY_MS} ms)`,
+        `(budget ${(frames * FRAME_MS).toFixed(1)} ms)`,
     );
-    expect(lab - empty).toBeLessThan(BUDGET_ABOVE_EMPTY_MS);
+    expect(lab).toBeLessThan(frames * FRAME_MS);
   });
 }

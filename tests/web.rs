@@ -192,7 +192,7 @@ mod clocks {
         settle().await;
         settle().await;
         assert!(root.query_selector("[data-widget='clocks']").unwrap().is_some());
-        let canvas: HtmlCanvasElement = root.query_selector(".clock-canvas").unwrap().unwrap().unchecked_into();
+        let canvas: HtmlCanvasElement = root.query_selector(".clock-hands").unwrap().unwrap().unchecked_into();
         assert!(canvas.height() > 0);
         // Light theme: q's hands in (0, 114, 178), k's in (213, 94, 0).
         assert!(pixels_of(&canvas, (0, 114, 178)) > 40, "q's hands are missing");

@@ -3,6 +3,7 @@
 //! multiplies by the style's scale (the device pixel ratio).
 
 use super::format::short_number;
+use super::painter::{Painter, PlottersPainter};
 use super::ChartStyle;
 use crate::rope::PlaneHands;
 use plotters::coord::Shift;
@@ -144,33 +145,43 @@ pub fn draw_clock_hands<DB: DrawingBackend>(
     longest: f64,
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut painter = PlottersPainter::new(area);
+    paint_clock_hands(&mut painter, faces, grid, longest, style);
+    match painter.error {
+        Some(e) => Err(e),
+        None => area.present(),
+    }
+}
+
+/// [`draw_clock_hands`] on any [`Painter`]: the browser batches these shapes per colour.
+pub fn paint_clock_hands(painter: &mut impl Painter, faces: &[ClockFace], grid: &ClockGrid, longest: f64, style: &ChartStyle) {
     let s = style.scale;
     let longest = if longest.is_finite() && longest > 0.0 { longest } else { 1.0 };
     let radius = grid.radius();
-    let stroke = |w: f64| ((w * s).round() as u32).max(1);
+    let scaled = |p: (f64, f64)| (p.0 * s, p.1 * s);
+    let w = |width: f64| (width * s).round().max(1.0);
     for (index, face) in faces.iter().enumerate().take(grid.faces) {
         let center = grid.center(index);
-        let c = px(center, s);
+        let c = scaled(center);
         let hands = &face.hands;
         let q_len = (hands.q_length / longest).clamp(0.0, 1.0);
         let k_len = (hands.k_length / longest).clamp(0.0, 1.0);
         if grid.labels && q_len > 0.0 && k_len > 0.0 {
             // The angle from q's hand to k's hand, as an arc near the centre.
             let steps = 12;
-            let arc: Vec<(i32, i32)> = (0..=steps)
+            let arc: Vec<(f64, f64)> = (0..=steps)
                 .map(|t| hands.q_angle + hands.between * t as f64 / steps as f64)
-                .map(|angle| px(tip(center, radius, angle, 0.32), s))
+                .map(|angle| scaled(tip(center, radius, angle, 0.32)))
                 .collect();
-            area.draw(&PathElement::new(arc, style.phasor.stroke_width(stroke(1.5))))?;
+            painter.polyline(&arc, style.phasor, w(1.5));
         }
-        let q_tip = px(tip(center, radius, hands.q_angle, q_len), s);
-        let k_tip = px(tip(center, radius, hands.k_angle, k_len), s);
-        area.draw(&PathElement::new(vec![c, k_tip], style.k.stroke_width(stroke(2.5))))?;
-        area.draw(&PathElement::new(vec![c, q_tip], style.q.stroke_width(stroke(2.5))))?;
-        area.draw(&Circle::new(k_tip, stroke(3.5) as i32, style.k.stroke_width(stroke(2.0))))?;
-        area.draw(&Circle::new(q_tip, stroke(3.0) as i32, style.q.filled()))?;
+        let q_tip = scaled(tip(center, radius, hands.q_angle, q_len));
+        let k_tip = scaled(tip(center, radius, hands.k_angle, k_len));
+        painter.line(c, k_tip, style.k, w(2.5));
+        painter.line(c, q_tip, style.q, w(2.5));
+        painter.ring(k_tip, (3.5 * s).round().max(1.0), style.k, w(2.0));
+        painter.dot(q_tip, (3.0 * s).round().max(1.0), style.q);
     }
-    area.present()
 }
 
 /// Draws each plane's share of the score as a bar up (positive) or down (negative) from a

@@ -5,9 +5,10 @@
 mod clocks;
 mod decay;
 pub mod format;
+pub mod painter;
 mod plane;
 
-pub use clocks::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, ClockFace, ClockGrid};
+pub use clocks::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, paint_clock_hands, ClockFace, ClockGrid};
 pub use decay::{draw_decay, DecayChart};
 pub use plane::{draw_plane_view, PlaneView};
 

@@ -1,6 +1,9 @@
-//! Drawing a plotters chart on a `<canvas>`: sharp on HiDPI screens, redrawn at most once per
-//! animation frame however many signals change in between, and again when the window resizes.
+//! Drawing on a `<canvas>`: sharp on HiDPI screens, redrawn at most once per animation frame
+//! however many signals change in between, and again when the window resizes. Charts draw
+//! through plotters' canvas backend; scenes of many small shapes through [`CanvasPainter`]
+//! inside [`use_canvas_frames`].
 
+use crate::charts::painter::Painter;
 use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -8,13 +11,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// Redraws `canvas` whenever the signals read by `data` change; its height comes from CSS.
-///
-/// `data` runs in a reactive effect and collects what to draw (its reads are tracked);
-/// `draw` runs at the next animation frame with the latest data and the device pixel ratio,
-/// after the canvas' backing store has been sized to its CSS size times that ratio. Setting a
-/// canvas' size clears it, so the size is only set when it changes.
+/// Redraws `canvas` with plotters whenever the signals read by `data` change; its height comes
+/// from CSS.
 pub fn use_canvas_chart<D, F, G>(canvas: NodeRef<Canvas>, data: F, draw: G)
 where
     D: 'static,
@@ -33,9 +33,27 @@ where
     H: Fn(f64, &D) -> Option<f64> + 'static,
     G: Fn(&DrawingArea<CanvasBackend, Shift>, &D, f64) + 'static,
 {
-    let height = StoredValue::new_local(height);
+    use_canvas_frames(canvas, data, height, move |element, d, ratio| {
+        if let Some(backend) = CanvasBackend::with_canvas_object(element.clone()) {
+            draw(&backend.into_drawing_area(), d, ratio);
+        }
+    });
+}
+
+/// The scheduling shared by every canvas: `data` runs in a reactive effect (its reads are
+/// tracked); at the next animation frame the canvas is sized to its CSS size times the device
+/// pixel ratio (only when that changes, since sizing clears it), cleared, and `render` draws
+/// the latest data. `height(css_width, data)` may set the CSS height first.
+pub fn use_canvas_frames<D, F, H, R>(canvas: NodeRef<Canvas>, data: F, height: H, render: R)
+where
+    D: 'static,
+    F: Fn() -> D + 'static,
+    H: Fn(f64, &D) -> Option<f64> + 'static,
+    R: Fn(&HtmlCanvasElement, &D, f64) + 'static,
+{
     let latest = StoredValue::new_local(None::<D>);
-    let draw = StoredValue::new_local(draw);
+    let height = StoredValue::new_local(height);
+    let render = StoredValue::new_local(render);
     let frame_pending = StoredValue::new(false);
     let resized = RwSignal::new(0u32);
     let listener = window_event_listener(ev::resize, move |_| resized.update(|n| *n = n.wrapping_add(1)));
@@ -50,7 +68,9 @@ where
         }
         frame_pending.set_value(true);
         request_animation_frame(move || {
-            frame_pending.set_value(false);
+            if frame_pending.try_set_value(false).is_some() {
+                return; // the component is gone
+            }
             let Some(element) = canvas.get_untracked() else { return };
             let ratio = window().device_pixel_ratio();
             let ratio = if ratio.is_finite() && ratio > 0.0 { ratio } else { 1.0 };
@@ -74,19 +94,112 @@ where
             if element.height() != height {
                 element.set_height(height);
             }
-            // Start from a clear canvas, so that a chart can be a transparent layer over another.
-            if let Ok(Some(context)) = element.get_context("2d") {
-                if let Ok(context) = context.dyn_into::<web_sys::CanvasRenderingContext2d>() {
-                    context.clear_rect(0.0, 0.0, width as f64, height as f64);
-                }
+            // Start from a clear canvas, so that a drawing can be a transparent layer over another.
+            if let Some(context) = context_2d(&element) {
+                context.clear_rect(0.0, 0.0, width as f64, height as f64);
             }
-            let Some(backend) = CanvasBackend::with_canvas_object(element) else { return };
-            let area = backend.into_drawing_area();
             latest.with_value(|d| {
                 if let Some(d) = d {
-                    draw.with_value(|draw| draw(&area, d, ratio));
+                    render.with_value(|render| render(&element, d, ratio));
                 }
             });
         });
     });
+}
+
+/// The canvas' 2D context.
+pub fn context_2d(element: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    element.get_context("2d").ok().flatten()?.dyn_into().ok()
+}
+
+/// Shapes waiting to be drawn, grouped by style: (colour, width) → polylines or circles.
+type Batch<T> = Vec<((u8, u8, u8), f64, Vec<T>)>;
+
+fn batch_for<T>(batches: &mut Batch<T>, colour: RGBColor, width: f64) -> &mut Vec<T> {
+    let key = (colour.0, colour.1, colour.2);
+    let index = match batches.iter().position(|(c, w, _)| *c == key && *w == width) {
+        Some(index) => index,
+        None => {
+            batches.push((key, width, Vec::new()));
+            batches.len() - 1
+        }
+    };
+    &mut batches[index].2
+}
+
+/// A [`Painter`] that draws every shape of one style as a single canvas path at [`flush`]:
+/// strokes first (in the order their styles first appeared), then rings, then dots on top.
+///
+/// [`flush`]: CanvasPainter::flush
+pub struct CanvasPainter {
+    context: CanvasRenderingContext2d,
+    strokes: Batch<Vec<(f64, f64)>>,
+    rings: Batch<((f64, f64), f64)>,
+    dots: Batch<((f64, f64), f64)>,
+}
+
+impl CanvasPainter {
+    pub fn for_canvas(element: &HtmlCanvasElement) -> Option<Self> {
+        Some(Self {
+            context: context_2d(element)?,
+            strokes: Vec::new(),
+            rings: Vec::new(),
+            dots: Vec::new(),
+        })
+    }
+
+    /// Draws everything batched so far.
+    pub fn flush(self) {
+        let c = &self.context;
+        let colour = |(r, g, b): (u8, u8, u8)| format!("rgb({r},{g},{b})");
+        c.set_line_cap("round");
+        c.set_line_join("round");
+        for (rgb, width, lines) in &self.strokes {
+            c.set_stroke_style_str(&colour(*rgb));
+            c.set_line_width(*width);
+            c.begin_path();
+            for line in lines {
+                if let Some((first, rest)) = line.split_first() {
+                    c.move_to(first.0, first.1);
+                    for point in rest {
+                        c.line_to(point.0, point.1);
+                    }
+                }
+            }
+            c.stroke();
+        }
+        let circles = |batch: &Batch<((f64, f64), f64)>, fill: bool| {
+            for (rgb, width, circles) in batch {
+                c.begin_path();
+                for ((x, y), r) in circles {
+                    c.move_to(x + r, *y);
+                    let _ = c.arc(*x, *y, *r, 0.0, std::f64::consts::TAU);
+                }
+                if fill {
+                    c.set_fill_style_str(&colour(*rgb));
+                    c.fill();
+                } else {
+                    c.set_stroke_style_str(&colour(*rgb));
+                    c.set_line_width(*width);
+                    c.stroke();
+                }
+            }
+        };
+        circles(&self.rings, false);
+        circles(&self.dots, true);
+    }
+}
+
+impl Painter for CanvasPainter {
+    fn polyline(&mut self, points: &[(f64, f64)], colour: RGBColor, width: f64) {
+        batch_for(&mut self.strokes, colour, width).push(points.to_vec());
+    }
+
+    fn dot(&mut self, center: (f64, f64), radius: f64, colour: RGBColor) {
+        batch_for(&mut self.dots, colour, 0.0).push((center, radius));
+    }
+
+    fn ring(&mut self, center: (f64, f64), radius: f64, colour: RGBColor, width: f64) {
+        batch_for(&mut self.rings, colour, width).push((center, radius));
+    }
 }

@@ -4,14 +4,14 @@
 //! vectors themselves.
 
 use super::animation::{prefers_reduced_motion, use_animation_frames};
-use super::canvas::{use_canvas_chart, use_sized_canvas_chart};
+use super::canvas::{use_canvas_chart, use_canvas_frames, use_sized_canvas_chart, CanvasPainter};
 use super::plane_detail::PlaneDetail;
 use super::scores::ScoreReadouts;
 use super::tokens::TokenStrip;
 use super::vector_editor::VectorEditor;
 use super::{use_dark_mode, use_lab, Lab};
 use crate::charts::format::short_number;
-use crate::charts::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, ChartStyle, ClockFace};
+use crate::charts::{clock_grid, draw_clock_faces, draw_contributions, paint_clock_hands, ChartStyle, ClockFace};
 use crate::rope::{wavelength, MAX_POSITION};
 use leptos::ev;
 use leptos::html::Canvas;
@@ -132,9 +132,10 @@ pub fn ClocksWidget() -> impl IntoView {
     let selected = lab.select(|s| s.plane);
     let style = move || if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT };
 
-    // Two layers: the faces, drawn when the planes, selection, theme or size change, and the
-    // hands over them, drawn on every step. Text is the costliest thing a canvas draws, and
-    // the labels do not move with m and n.
+    // Two layers: the faces (dials, labels), drawn only when the planes, selection, theme or
+    // size change, since text is the costliest thing a canvas draws and labels do not move with
+    // m; and the hands over them, painted on every step, batched per colour. (Measured: a
+    // single canvas that copies a cached face bitmap each frame costs more than the second layer.)
     let statics = Memo::new(move |_| {
         faces.with(|f| f.iter().map(|f| (f.plane, f.wavelength)).collect::<Vec<_>>())
     });
@@ -154,13 +155,16 @@ pub fn ClocksWidget() -> impl IntoView {
         },
     );
     let clock_canvas = NodeRef::<Canvas>::new();
-    use_canvas_chart(
+    use_canvas_frames(
         clock_canvas,
         move || (faces.get(), longest.get(), style()),
-        |area, (faces, longest, style), ratio| {
-            let width = area.dim_in_pixel().0 as f64 / ratio;
-            let grid = clock_grid(width, faces.len());
-            let _ = draw_clock_hands(area, faces, &grid, *longest, &style.with_scale(ratio));
+        |_, _| None,
+        |element, (faces, longest, style), ratio| {
+            let grid = clock_grid(element.client_width() as f64, faces.len());
+            if let Some(mut painter) = CanvasPainter::for_canvas(element) {
+                paint_clock_hands(&mut painter, faces, &grid, *longest, &style.with_scale(ratio));
+                painter.flush();
+            }
         },
     );
     let select_face = move |ev: ev::MouseEvent| {

@@ -36,7 +36,7 @@ pub struct ChartStyle {
 
 impl ChartStyle {
     pub const LIGHT: ChartStyle = ChartStyle {
-        background: RGBColor(255, 255, 255),
+        background: RGBColor(255, 255, 255), // the card surface, --surface
         text: RGBColor(28, 32, 40),
         grid: RGBColor(222, 226, 232),
         q: RGBColor(0, 114, 178),
@@ -48,7 +48,7 @@ impl ChartStyle {
     };
 
     pub const DARK: ChartStyle = ChartStyle {
-        background: RGBColor(22, 25, 31),
+        background: RGBColor(26, 29, 36), // the card surface, --surface
         text: RGBColor(226, 230, 236),
         grid: RGBColor(52, 58, 68),
         q: RGBColor(86, 180, 233),

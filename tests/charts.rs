@@ -28,6 +28,7 @@ fn roformer_figure() -> DecayChart {
         bound: decay_curve(&inv_freq, 0.0, 1.0, distances.len()),
         distances,
         cursor: Some((100.0, decay_bound(&inv_freq, 100.0))),
+        ..Default::default()
     }
 }
 
@@ -95,12 +96,16 @@ fn the_decay_chart_says_what_it_plots() {
 
 #[test]
 fn non_finite_or_empty_data_draws_without_panicking() {
-    let empty = DecayChart { distances: vec![], bound: vec![], cursor: None };
+    let empty = DecayChart::default();
     assert!(render(&empty, &ChartStyle::DARK).contains("<svg"));
     let hostile = DecayChart {
         distances: vec![0.0, f64::NAN, 2.0, f64::INFINITY],
         bound: vec![1.0, 2.0, f64::NAN, 4.0],
+        score: vec![0.5, f64::NAN, f64::INFINITY, -0.5],
+        q_equals_k: vec![1.0; 4],
+        compare: vec![(500000.0, vec![f64::NAN; 4])],
         cursor: Some((f64::NAN, 1.0)),
+        log_x: true,
     };
     let svg = render(&hostile, &ChartStyle::LIGHT);
     assert!(!svg.contains("NaN") && !svg.contains("inf"));

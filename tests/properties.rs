@@ -322,3 +322,80 @@ mod clock_geometry {
         assert_eq!(wrap_angle(f64::NAN), 0.0);
     }
 }
+
+mod curves {
+    use super::*;
+    use rope_lab::rope::{abel_factor, decay_bound, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode, Stream, seeded_vector};
+
+    proptest! {
+        #[test]
+        fn the_score_by_distance_is_the_score_at_any_m_n_that_far_apart(
+            (p, l, q, k) in setup(), m in 0..EXACT_RANGE, n in 0..EXACT_RANGE,
+        ) {
+            let rotary = Rotary::new(l, &Frequencies::plain(p));
+            let direct = rotary.scores(&q, &k, Position::new(m).unwrap(), Position::new(n).unwrap()).unwrap().score;
+            let curve = score_by_distance(&rotary, &q, &k, &[(n - m) as f64]);
+            assert_score_close(curve[0], direct, &q, &k, 1e-9)?;
+        }
+
+        #[test]
+        fn the_roformer_bound_bounds_the_score_once_scaled_by_the_abel_factor(
+            (p, l, q, k) in setup(), r in 0.0f64..1e5,
+        ) {
+            // |q · R(r) k| <= max|h_i − h_{i+1}| · Σ_j |S_j|  (RoFormer 3.4.3).
+            let rotary = Rotary::new(l, &Frequencies::plain(p));
+            let score = score_by_distance(&rotary, &q, &k, &[r])[0];
+            let bound = abel_factor(&rotary, &q, &k) * decay_bound(rotary.inv_freq(), r) * p.planes() as f64;
+            prop_assert!(score.abs() <= bound * (1.0 + 1e-9) + 1e-9, "{score} > {bound}");
+        }
+
+        #[test]
+        fn a_rotated_window_is_constant_along_its_diagonals_and_matches_the_scores(
+            (p, l, q, k) in setup(), m0 in 0i64..10_000, n0 in 0i64..10_000, size in 1usize..24,
+        ) {
+            let rotary = Rotary::new(l, &Frequencies::plain(p));
+            let cells = score_window(&rotary, &q, &k, (m0, n0), size, HeatmapMode::Rotated, p.base());
+            for row in 0..size {
+                for col in 0..size {
+                    let (m, n) = (m0 + row as i64, n0 + col as i64);
+                    let direct = rotary.scores(&q, &k, Position::new(m).unwrap(), Position::new(n).unwrap()).unwrap().score;
+                    assert_score_close(cells[row * size + col], direct, &q, &k, 1e-9)?;
+                    if row + 1 < size && col + 1 < size {
+                        prop_assert_eq!(cells[row * size + col], cells[(row + 1) * size + col + 1]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_sinusoidal_window_adds_encodings_to_q_and_k() {
+        let p = RopeParams::new(10000.0, 16).unwrap();
+        let rotary = Rotary::new(Layout::Interleaved, &Frequencies::plain(p));
+        let (q, k) = (seeded_vector(3, Stream::Query, 16), seeded_vector(3, Stream::Key, 16));
+        let cells = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Sinusoidal, 10000.0);
+        for row in 0..5 {
+            for col in 0..5 {
+                let pe_m = sinusoidal_encoding(p, (40 + row) as f64);
+                let pe_n = sinusoidal_encoding(p, (7 + col) as f64);
+                let qm: Vec<f64> = q.iter().zip(&pe_m).map(|(a, b)| a + b).collect();
+                let kn: Vec<f64> = k.iter().zip(&pe_n).map(|(a, b)| a + b).collect();
+                assert!((cells[row * 5 + col] - dot(&qm, &kn)).abs() < 1e-9);
+            }
+        }
+        // Not Toeplitz: the cross terms depend on m and n alone.
+        assert!((cells[0] - cells[6]).abs() > 1e-6);
+        let unrotated = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated, 10000.0);
+        assert!(unrotated.iter().all(|c| *c == dot(&q, &k)));
+    }
+
+    #[test]
+    fn the_q_equals_k_curve_starts_at_one_and_is_the_mean_cosine() {
+        let f = Frequencies::plain(RopeParams::new(10000.0, 128).unwrap());
+        let curve = mean_cos_by_distance(&f.inv_freq, &[0.0, 1.0, 100.0]);
+        assert_eq!(curve[0], 1.0);
+        let by_hand: f64 = (0..64).map(|i| (10000f64.powf(-2.0 * i as f64 / 128.0)).cos()).sum::<f64>() / 64.0;
+        assert!((curve[1] - by_hand).abs() < 1e-12);
+        assert!(curve[2].abs() < 1.0);
+    }
+}

@@ -40,6 +40,9 @@ fn valid_values_are_taken_as_given() {
     assert_eq!((s.base, s.dim, s.m, s.n, s.layout, s.seed), (500000.0, 128, 100, 37, Layout::Half, 7));
     assert_eq!((s.scaling, s.factor, s.orig, s.seq, s.r, s.partial), (ScalingMethod::Dynamic, Some(2.0), 8192, Some(16384), 20, 0.5));
     assert_eq!((s.theme, s.embed), (Some(Theme::Dark), Some("scores")));
+    let s = clean("range=65536&log=1&compare=500000,1000000&heatmap=sinusoidal&embed=heatmap");
+    assert_eq!((s.range, s.log, s.compare.clone()), (65536, true, Some(vec![500000.0, 1000000.0])));
+    assert_eq!((s.heatmap, s.embed), (rope_lab::rope::HeatmapMode::Sinusoidal, Some("heatmap")));
     let s = clean("dim=4&q=1,2,3,4&k=-1.5,0,0,2e-3");
     assert_eq!(s.q, Some(vec![1.0, 2.0, 3.0, 4.0]));
     assert_eq!(s.k, Some(vec![-1.5, 0.0, 0.0, 0.002]));
@@ -78,6 +81,12 @@ fn invalid_values_are_corrected_with_a_notice() {
     assert_eq!(noticed("partial=2", "partial").partial, 1.0);
     assert_eq!(noticed("r=-1", "r").r, 0);
     assert_eq!(noticed("plane=40", "plane").plane, 31);
+    assert_eq!(noticed("range=5", "range").range, 16);
+    assert_eq!(noticed("range=99999999", "range").range, 1 << 20);
+    assert!(!noticed("log=maybe", "log").log);
+    assert_eq!(noticed("compare=500000,-3,0.5", "compare").compare, Some(vec![500000.0]));
+    assert_eq!(noticed("compare=2,3,4,5", "compare").compare, Some(vec![2.0, 3.0, 4.0]));
+    assert_eq!(noticed("heatmap=psychedelic", "heatmap").heatmap, rope_lab::rope::HeatmapMode::Rotated);
     assert_eq!(noticed("plane=-2", "plane").plane, 0);
     assert_eq!(clean("dim=128&plane=40").plane, 40);
     assert_eq!(noticed("embed=nope", "embed").embed, None);
@@ -112,7 +121,8 @@ proptest! {
     fn hostile_values_of_every_parameter_are_survived(
         name in prop::sample::select(vec!["base", "dim", "m", "n", "layout", "q", "k", "seed", "scaling", "factor",
             "orig", "seq", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "low_freq", "high_freq",
-            "short_factor", "long_factor", "partial", "r", "embed", "theme"]),
+            "short_factor", "long_factor", "partial", "r", "embed", "theme", "plane", "range", "log", "compare",
+            "heatmap"]),
         value in prop::sample::select(vec!["", "-1", "0", "1", "1e308", "-1e308", "NaN", "inf", "-inf", "0.5",
             "3", "1,2", "abc", "%", "%zz", "1e-320", "18446744073709551616", "9223372036854775807"]),
         scaling in prop::sample::select(vec!["none", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional"]),
@@ -130,11 +140,14 @@ proptest! {
         half_layout in any::<bool>(), seed in any::<u64>(), r in 0i64..100_000, plane in 0usize..512,
         method in prop::sample::select(vec!["none", "linear", "ntk", "dynamic", "yarn", "llama3"]),
         factor in prop::option::of(1.0f64..64.0),
+        range in 16u64..=(1 << 20), log in any::<bool>(),
+        compare in prop::option::of(prop::collection::vec(1.5f64..1e9, 1..=3)),
+        heatmap in prop::sample::select(vec![rope_lab::rope::HeatmapMode::Rotated, rope_lab::rope::HeatmapMode::Unrotated, rope_lab::rope::HeatmapMode::Sinusoidal]),
     ) {
         let mut state = LabState {
             base, dim: half * 2, m, n, seed, r, plane: plane % half,
             layout: if half_layout { Layout::Half } else { Layout::Interleaved },
-            scaling: ScalingMethod::parse(method).unwrap(), factor,
+            scaling: ScalingMethod::parse(method).unwrap(), factor, range, log, compare, heatmap,
             ..LabState::default()
         };
         state.q = Some(state.query_vector());

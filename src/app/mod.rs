@@ -7,6 +7,8 @@ use crate::state::{LabState, Theme};
 use crate::widgets::clocks::ClocksWidget;
 use crate::widgets::controls::Controls;
 use crate::widgets::decay::DecayWidget;
+use crate::widgets::frequencies::FrequenciesWidget;
+use crate::widgets::heatmap::HeatmapWidget;
 use crate::widgets::scores::ScoresWidget;
 use crate::widgets::{DarkMode, Lab};
 use leptos::prelude::*;
@@ -62,8 +64,10 @@ fn FullPage() -> impl IntoView {
                 </aside>
                 <div class="widgets">
                     <ClocksWidget />
-                    <ScoresWidget without_scores=true />
+                    <FrequenciesWidget />
                     <DecayWidget />
+                    <HeatmapWidget />
+                    <ScoresWidget without_scores=true />
                 </div>
             </div>
         </main>
@@ -86,6 +90,8 @@ fn Embed(id: &'static str) -> impl IntoView {
     let widget = match id {
         "clocks" => view! { <ClocksWidget /> }.into_any(),
         "decay" => view! { <DecayWidget /> }.into_any(),
+        "frequencies" => view! { <FrequenciesWidget /> }.into_any(),
+        "heatmap" => view! { <HeatmapWidget /> }.into_any(),
         _ => view! { <ScoresWidget /> }.into_any(),
     };
     view! {

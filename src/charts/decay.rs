@@ -1,54 +1,80 @@
-//! The RoFormer long-term decay bound against relative distance (RoFormer section 3.4.3,
-//! figure 2), with a cursor at the distance read out on the page.
+//! Long-term decay against relative distance: RoFormer's bound (section 3.4.3, figure 2) on
+//! the left axis, and on the right axis, in cosine units (score ÷ |q||k|), what scores actually
+//! do: the current q and k, q = k (the mean of cos(rθᵢ)), and random zero-mean q and k (0).
 
 use super::format::short_number;
 use super::ChartStyle;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// What the decay chart shows: the bound sampled at `distances`, and a cursor.
-#[derive(Debug, Clone, PartialEq)]
+/// What the decay chart shows; every curve is sampled at `distances`.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct DecayChart {
     /// Relative distances, increasing.
     pub distances: Vec<f64>,
-    /// The bound at each distance.
+    /// The bound for the frequencies in effect.
     pub bound: Vec<f64>,
-    /// The distance and value read out (`r` and `decay-bound`).
+    /// The bound for other bases: (base, curve).
+    pub compare: Vec<(f64, Vec<f64>)>,
+    /// q · R(r) k ÷ (|q||k|) for the current q and k; not drawn when empty.
+    pub score: Vec<f64>,
+    /// The mean of cos(r θᵢ): q = k with equal pairs; not drawn when empty.
+    pub q_equals_k: Vec<f64>,
+    /// The distance and bound read out (`r` and `decay-bound`).
     pub cursor: Option<(f64, f64)>,
+    /// Distances on a log scale (from 1).
+    pub log_x: bool,
 }
 
-/// Draws `chart` on `area`. The y axis starts at 0 and leaves headroom above the largest value
-/// (f(0) = (d/2 + 1)/2 is the peak), so the curve is never clipped.
+/// Shades of the bound's green for compared bases.
+const COMPARE: [RGBColor; 3] = [RGBColor(0, 90, 66), RGBColor(86, 190, 150), RGBColor(120, 120, 120)];
+
+/// Draws `chart` on `area`. The left axis starts at 0 and leaves headroom above the largest
+/// bound (f(0) = (d/2 + 1)/2 is the peak), so no curve is clipped.
 pub fn draw_decay<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &DecayChart,
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&style.background)?;
-    let x_max = chart.distances.last().copied().filter(|x| x.is_finite() && *x > 0.0).unwrap_or(1.0);
+    // On a log axis the chart plots log10(distance), from distance 1.
+    let x_of = |d: f64| if chart.log_x { d.max(1.0).log10() } else { d };
+    let last = chart.distances.last().copied().filter(|x| x.is_finite() && *x > 0.0).unwrap_or(1.0);
+    let (x_min, x_max) = if chart.log_x { (0.0, x_of(last).max(0.5)) } else { (0.0, last) };
     let y_max = chart
         .bound
         .iter()
+        .chain(chart.compare.iter().flat_map(|(_, c)| c))
         .copied()
         .filter(|y| y.is_finite())
         .fold(0.0_f64, f64::max)
         .max(1.0)
         * 1.08;
+    let s = style.scale;
+    let font = |size: f64| ("sans-serif", ((size * s) as u32).max(6)).into_font().color(&style.text);
+    let width = |w: f64| ((w * s).round() as u32).max(1);
+    let log_x = chart.log_x;
+    let x_label = move |x: &f64| if log_x { short_number(10f64.powf(*x).round()) } else { short_number(*x) };
+    let has_cosines = !chart.score.is_empty() || !chart.q_equals_k.is_empty();
 
-    let font = |size: f64| ("sans-serif", style.px(size)).into_font().color(&style.text);
     let mut builder = ChartBuilder::on(area);
     builder
-        .margin(style.px(10.0))
-        .x_label_area_size(style.px(38.0))
-        .y_label_area_size(style.px(46.0))
+        .margin((10.0 * s) as u32)
+        .x_label_area_size((38.0 * s) as u32)
+        .y_label_area_size((46.0 * s) as u32)
         .caption("RoFormer decay bound against relative distance", font(14.0));
-    let mut ctx = builder.build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
+    if has_cosines {
+        builder.right_y_label_area_size((52.0 * s) as u32);
+    }
+    let mut ctx = builder
+        .build_cartesian_2d(x_min..x_max, 0.0..y_max)?
+        .set_secondary_coord(x_min..x_max, -1.05..1.05);
     ctx.configure_mesh()
-        .x_desc("relative distance n − m (tokens)")
+        .x_desc(if chart.log_x { "relative distance n − m (tokens, log scale)" } else { "relative distance n − m (tokens)" })
         .y_desc("bound")
         .x_labels(6)
         .y_labels(5)
-        .x_label_formatter(&|x| short_number(*x))
+        .x_label_formatter(&x_label)
         .y_label_formatter(&|y| short_number(*y))
         .label_style(font(11.0))
         .axis_desc_style(font(12.0))
@@ -56,19 +82,64 @@ pub fn draw_decay<DB: DrawingBackend>(
         .bold_line_style(style.grid)
         .axis_style(style.text.mix(0.6))
         .draw()?;
+    if has_cosines {
+        ctx.configure_secondary_axes()
+            .y_desc("score ÷ |q||k| (cosine)")
+            .y_labels(5)
+            .y_label_formatter(&|y| short_number(*y))
+            .label_style(font(11.0))
+            .axis_desc_style(font(12.0))
+            .draw()?;
+    }
 
-    let points = chart
-        .distances
-        .iter()
-        .zip(&chart.bound)
-        .filter(|(x, y)| x.is_finite() && y.is_finite())
-        .map(|(x, y)| (*x, *y));
-    ctx.draw_series(LineSeries::new(points, style.bound.stroke_width(style.px(2.0))))?;
+    let points = |curve: &[f64]| -> Vec<(f64, f64)> {
+        chart
+            .distances
+            .iter()
+            .zip(curve)
+            .filter(|(x, y)| x.is_finite() && y.is_finite() && (!chart.log_x || **x >= 1.0))
+            .map(|(x, y)| (x_of(*x), *y))
+            .collect()
+    };
+    for ((base, curve), colour) in chart.compare.iter().zip(COMPARE) {
+        ctx.draw_series(LineSeries::new(points(curve), colour.stroke_width(width(1.5))))?
+            .label(format!("bound, base {}", short_number(*base)))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2)));
+    }
+    ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?
+        .label("bound (left axis)")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.bound.stroke_width(3)));
+    if has_cosines {
+        ctx.draw_secondary_series(LineSeries::new(
+            [(x_min, 0.0), (x_max, 0.0)],
+            style.grid.mix(0.9).stroke_width(width(2.0)),
+        ))?
+        .label("random zero-mean q, k: expected 0")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.grid.stroke_width(3)));
+    }
+    if !chart.q_equals_k.is_empty() {
+        ctx.draw_secondary_series(LineSeries::new(points(&chart.q_equals_k), style.phasor.stroke_width(width(1.5))))?
+            .label("q = k: mean of cos(rθᵢ)")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.phasor.stroke_width(2)));
+    }
+    if !chart.score.is_empty() {
+        ctx.draw_secondary_series(LineSeries::new(points(&chart.score), style.text.mix(0.85).stroke_width(width(1.2))))?
+            .label("this q and k")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.text.stroke_width(2)));
+    }
 
     if let Some((x, y)) = chart.cursor.filter(|(x, y)| x.is_finite() && y.is_finite()) {
-        let x = x.clamp(0.0, x_max);
-        ctx.draw_series(LineSeries::new([(x, 0.0), (x, y_max)], style.cursor.stroke_width(style.px(1.0))))?;
-        ctx.draw_series(std::iter::once(Circle::new((x, y), style.px(4.0), style.cursor.filled())))?;
+        let x = x_of(x).clamp(x_min, x_max);
+        ctx.draw_series(LineSeries::new([(x, 0.0), (x, y_max)], style.cursor.stroke_width(width(1.0))))?;
+        ctx.draw_series(std::iter::once(Circle::new((x, y), (4.0 * s) as i32, style.cursor.filled())))?;
+    }
+    if has_cosines || !chart.compare.is_empty() {
+        ctx.configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(font(11.0))
+            .background_style(style.background.mix(0.85))
+            .border_style(style.grid)
+            .draw()?;
     }
     area.present()
 }

@@ -5,11 +5,17 @@
 mod clocks;
 mod decay;
 pub mod format;
+mod frequencies;
+mod heatmap;
 pub mod painter;
 mod plane;
 
 pub use clocks::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, paint_clock_hands, ClockFace, ClockGrid};
 pub use decay::{draw_decay, DecayChart};
+pub use frequencies::{draw_frequencies, FrequencyChart};
+pub use heatmap::{
+    diverging, draw_heatmap_frame, draw_heatmap_marker, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame, HeatmapLayout,
+};
 pub use plane::{draw_plane_view, PlaneView};
 
 use plotters::style::RGBColor;
@@ -64,7 +70,4 @@ impl ChartStyle {
         Self { scale, ..self }
     }
 
-    fn px(&self, size: f64) -> u32 {
-        (size * self.scale).round().max(1.0) as u32
-    }
 }

@@ -6,6 +6,7 @@
 //! `modeling_rope_utils.py` and `apply_rotary_pos_emb`; Meta's Llama `apply_rotary_emb`.
 
 mod clock;
+mod curves;
 mod decay;
 mod error;
 mod frequency;
@@ -16,6 +17,7 @@ mod scaling;
 mod sinusoidal;
 
 pub use clock::{wrap_angle, PlaneHands};
+pub use curves::{abel_factor, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode};
 pub use decay::{decay_bound, decay_curve};
 pub use error::{RopeError, VectorName};
 pub use frequency::{turns_within, wavelength};

@@ -11,12 +11,13 @@ pub mod query;
 pub use derive::{Derived, PlaneRow};
 
 use crate::rope::{
-    rotary_dim, seeded_vector, Layout, ScalingMethod, ScalingParams, Stream, MAX_BASE, MAX_DIM, MAX_POSITION,
+    rotary_dim, seeded_vector, HeatmapMode, Layout, ScalingMethod, ScalingParams, Stream, MAX_BASE, MAX_DIM,
+    MAX_POSITION,
 };
 use query::{encode, parse_pairs};
 
 /// The widget ids a page can embed alone with `embed=<id>`; the README lists them.
-pub const WIDGET_IDS: &[&str] = &["clocks", "scores", "decay"];
+pub const WIDGET_IDS: &[&str] = &["clocks", "scores", "decay", "frequencies", "heatmap"];
 
 pub const DEFAULT_BASE: f64 = 10_000.0;
 pub const DEFAULT_DIM: usize = 64;
@@ -24,6 +25,12 @@ pub const DEFAULT_M: i64 = 5;
 pub const DEFAULT_N: i64 = 2;
 pub const DEFAULT_SEED: u64 = 1;
 pub const DEFAULT_ORIG: u64 = 4096;
+/// The decay chart's default span in tokens (RoFormer's figure 2) and its largest.
+pub const DEFAULT_RANGE: u64 = 256;
+pub const MAX_RANGE: u64 = 1 << 20;
+/// At most this many extra bases overlaid on the decay chart.
+pub const MAX_COMPARE: usize = 3;
+
 /// Largest magnitude of a typed q or k component: keeps every score finite at d = 1024.
 pub const MAX_COMPONENT: f64 = 1e6;
 
@@ -80,6 +87,14 @@ pub struct LabState {
     pub r: i64,
     /// The selected rotation plane, shown enlarged (`plane=`, 0..d/2).
     pub plane: usize,
+    /// The decay chart's span of relative distances (`range=`).
+    pub range: u64,
+    /// The decay chart's distance axis on a log scale (`log=1`).
+    pub log: bool,
+    /// Extra bases whose bounds the decay chart overlays (`compare=500000,1000000`).
+    pub compare: Option<Vec<f64>>,
+    /// What the heatmap shows (`heatmap=rotated|unrotated|sinusoidal`).
+    pub heatmap: HeatmapMode,
     pub embed: Option<&'static str>,
     pub theme: Option<Theme>,
 }
@@ -110,6 +125,10 @@ impl Default for LabState {
             partial: 1.0,
             r: 0,
             plane: 0,
+            range: DEFAULT_RANGE,
+            log: false,
+            compare: None,
+            heatmap: HeatmapMode::Rotated,
             embed: None,
             theme: None,
         }
@@ -220,6 +239,18 @@ impl LabState {
         }
         if self.plane != default.plane {
             put("plane", self.plane.to_string());
+        }
+        if self.range != default.range {
+            put("range", self.range.to_string());
+        }
+        if self.log {
+            put("log", "1".to_string());
+        }
+        if let Some(list) = &self.compare {
+            put("compare", fmt_list(list));
+        }
+        if self.heatmap != default.heatmap {
+            put("heatmap", heatmap_name(self.heatmap).to_string());
         }
         if let Some(id) = self.embed {
             put("embed", id.to_string());
@@ -366,6 +397,39 @@ impl LabState {
                     self.partial = notes.clamp_f64("partial", v, f64::NEG_INFINITY, 1.0);
                 }
             }
+            "range" => {
+                if let Some(v) = notes.integer("range", raw, DEFAULT_RANGE as i64) {
+                    self.range = notes.clamp_i64("range", v, 16, MAX_RANGE as i64) as u64;
+                }
+            }
+            "log" => match raw {
+                "1" | "true" | "yes" | "on" => self.log = true,
+                "0" | "false" | "no" | "off" | "" => self.log = false,
+                _ => notes.add("log", format!("log '{raw}' is not 1 or 0; using a linear axis")),
+            },
+            "compare" => {
+                if let Some(mut bases) = notes.list("compare", raw) {
+                    let valid = |b: &f64| *b > 1.0 && *b <= MAX_BASE;
+                    if bases.iter().any(|b| !valid(b)) || bases.len() > MAX_COMPARE {
+                        notes.add(
+                            "compare",
+                            format!("compare takes up to {MAX_COMPARE} bases in (1, 1e9]; keeping the valid ones"),
+                        );
+                        bases.retain(valid);
+                        bases.truncate(MAX_COMPARE);
+                    }
+                    self.compare = (!bases.is_empty()).then_some(bases);
+                }
+            }
+            "heatmap" => match raw {
+                "rotated" => self.heatmap = HeatmapMode::Rotated,
+                "unrotated" => self.heatmap = HeatmapMode::Unrotated,
+                "sinusoidal" => self.heatmap = HeatmapMode::Sinusoidal,
+                _ => notes.add(
+                    "heatmap",
+                    format!("heatmap '{raw}' is not rotated, unrotated or sinusoidal; using rotated"),
+                ),
+            },
             "embed" => match WIDGET_IDS.iter().find(|id| **id == raw) {
                 Some(id) => self.embed = Some(id),
                 None => notes.add(
@@ -576,6 +640,15 @@ impl Notes {
                 None
             }
         }
+    }
+}
+
+/// The URL name of a heatmap mode.
+pub fn heatmap_name(mode: HeatmapMode) -> &'static str {
+    match mode {
+        HeatmapMode::Rotated => "rotated",
+        HeatmapMode::Unrotated => "unrotated",
+        HeatmapMode::Sinusoidal => "sinusoidal",
     }
 }
 

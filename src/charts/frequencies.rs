@@ -1,0 +1,112 @@
+//! Each plane's wavelength (tokens per turn, 2π·base^(2i/d)) and frequency θᵢ on log axes,
+//! with the context length drawn across: planes above the line never complete a turn within it.
+
+use super::format::short_number;
+use super::ChartStyle;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// What the frequency chart shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrequencyChart {
+    /// One inverse frequency per plane (0 for a plane that does not rotate).
+    pub inv_freq: Vec<f64>,
+    /// The context length in tokens.
+    pub context: f64,
+    pub selected: Option<usize>,
+}
+
+impl FrequencyChart {
+    /// (planes that turn at least once within the context, planes that do not).
+    pub fn turning_within_context(&self) -> (usize, usize) {
+        let turning = self
+            .inv_freq
+            .iter()
+            .filter(|f| crate::rope::wavelength(**f).is_some_and(|w| w <= self.context))
+            .count();
+        (turning, self.inv_freq.len() - turning)
+    }
+}
+
+/// Draws wavelengths (left axis, tokens, filled dots: planes that turn within the context;
+/// rings: planes that do not) and θᵢ (right axis, radians per token), both log scale, and the
+/// context length as a horizontal line.
+pub fn draw_frequencies<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &FrequencyChart,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&style.background)?;
+    let points: Vec<(f64, f64, f64)> = chart
+        .inv_freq
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| crate::rope::wavelength(*f).map(|w| (i as f64, w, *f)))
+        .collect();
+    let planes = chart.inv_freq.len().max(1) as f64;
+    let context = if chart.context.is_finite() && chart.context > 1.0 { chart.context } else { 4096.0 };
+    let (w_min, w_max) = points.iter().fold((context, context), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
+    let (f_min, f_max) = points.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.2), hi.max(p.2)));
+    let (f_min, f_max) = if f_min <= f_max { (f_min, f_max) } else { (1e-9, 1.0) };
+    let font = |size: f64| ("sans-serif", ((size * style.scale) as u32).max(6)).into_font().color(&style.text);
+
+    let mut ctx = ChartBuilder::on(area)
+        .margin((10.0 * style.scale) as u32)
+        .x_label_area_size((36.0 * style.scale) as u32)
+        .y_label_area_size((56.0 * style.scale) as u32)
+        .right_y_label_area_size((56.0 * style.scale) as u32)
+        .caption("Wavelength and frequency of each plane", font(14.0))
+        // Headroom above the data on both log axes holds the legend clear of every point.
+        .build_cartesian_2d(-0.5..planes - 0.5, (w_min / 1.5..w_max * 60.0).log_scale())?
+        .set_secondary_coord(-0.5..planes - 0.5, (f_min / 1.5..f_max * 60.0).log_scale());
+    ctx.configure_mesh()
+        .x_desc("plane i")
+        .y_desc("wavelength (tokens per turn)")
+        .x_labels(8)
+        .y_labels(6)
+        .x_label_formatter(&|x| short_number(x.round()))
+        .y_label_formatter(&|y| short_number(*y))
+        .label_style(font(11.0))
+        .axis_desc_style(font(12.0))
+        .light_line_style(style.grid.mix(0.4))
+        .bold_line_style(style.grid)
+        .axis_style(style.text.mix(0.6))
+        .draw()?;
+    ctx.configure_secondary_axes()
+        .y_desc("θᵢ (radians per token)")
+        .y_labels(6)
+        .y_label_formatter(&|y| short_number(*y))
+        .label_style(font(11.0))
+        .axis_desc_style(font(12.0))
+        .draw()?;
+
+    let dot = (3.0 * style.scale).round() as i32;
+    ctx.draw_secondary_series(LineSeries::new(points.iter().map(|p| (p.0, p.2)), style.phasor.stroke_width((1.5 * style.scale) as u32)))?
+        .label("θᵢ (right axis)")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.phasor.stroke_width(2)));
+    ctx.draw_series(points.iter().map(|p| {
+        if p.1 <= context {
+            Circle::new((p.0, p.1), dot, style.bound.filled())
+        } else {
+            Circle::new((p.0, p.1), dot, style.bound.stroke_width((1.5 * style.scale) as u32))
+        }
+    }))?
+    .label("wavelength: ● turns within the context, ○ does not")
+    .legend(move |(x, y)| Circle::new((x + 8, y), 4, style.bound.filled()));
+    ctx.draw_series(LineSeries::new(
+        [(-0.5, context), (planes - 0.5, context)],
+        style.cursor.stroke_width((1.5 * style.scale) as u32),
+    ))?
+    .label(format!("context: {} tokens", short_number(context)))
+    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.cursor.stroke_width(2)));
+    if let Some(p) = chart.selected.and_then(|s| points.iter().find(|p| p.0 as usize == s)) {
+        ctx.draw_series(std::iter::once(Circle::new((p.0, p.1), dot * 2, style.cursor.stroke_width((2.0 * style.scale) as u32))))?;
+    }
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(font(11.0))
+        .background_style(style.background.mix(0.85))
+        .border_style(style.grid)
+        .draw()?;
+    area.present()
+}

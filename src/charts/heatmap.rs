@@ -1,0 +1,187 @@
+//! The score over a window of positions m (rows) and n (columns), as pixels in a diverging,
+//! colour-blind-safe scale (purple for negative, white for zero, green for positive: PRGn from
+//! ColorBrewer), with axes and a legend. Rotated scores are constant along diagonals: the
+//! Toeplitz stripes that say "depends only on n − m".
+
+use super::format::short_number;
+use super::ChartStyle;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// ColorBrewer PRGn, 9 classes: purple (−1) to white (0) to green (+1).
+const PRGN: [(u8, u8, u8); 9] = [
+    (64, 0, 75),
+    (118, 42, 131),
+    (153, 112, 171),
+    (194, 165, 207),
+    (247, 247, 247),
+    (166, 219, 160),
+    (90, 174, 97),
+    (27, 120, 55),
+    (0, 68, 27),
+];
+
+/// The colour of `t` in [−1, 1] (clamped; NaN is white), interpolated between PRGn's classes.
+pub fn diverging(t: f64) -> (u8, u8, u8) {
+    let t = if t.is_finite() { t.clamp(-1.0, 1.0) } else { 0.0 };
+    let x = (t + 1.0) / 2.0 * (PRGN.len() - 1) as f64;
+    let i = (x.floor() as usize).min(PRGN.len() - 2);
+    let f = x - i as f64;
+    let mix = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * f).round() as u8;
+    let (a, b) = (PRGN[i], PRGN[i + 1]);
+    (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// RGBA pixels for `values` (row-major), scaled so that ±`limit` are the ends of the scale.
+pub fn heatmap_rgba(values: &[f64], limit: f64) -> Vec<u8> {
+    let limit = if limit.is_finite() && limit > 0.0 { limit } else { 1.0 };
+    let mut pixels = Vec::with_capacity(values.len() * 4);
+    for v in values {
+        let (r, g, b) = diverging(v / limit);
+        pixels.extend_from_slice(&[r, g, b, 255]);
+    }
+    pixels
+}
+
+/// The symmetric limit of the colour scale: the largest |value| (1 if there is none).
+pub fn heatmap_limit(values: &[f64]) -> f64 {
+    let largest = values.iter().filter(|v| v.is_finite()).fold(0.0_f64, |m, v| m.max(v.abs()));
+    if largest > 0.0 { largest } else { 1.0 }
+}
+
+/// Where the cells go, in CSS pixels: a square plot with room for axes left and below and
+/// the legend on the right.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeatmapLayout {
+    pub left: f64,
+    pub top: f64,
+    pub side: f64,
+}
+
+const LEFT: f64 = 58.0;
+const TOP: f64 = 12.0;
+const BOTTOM: f64 = 44.0;
+const LEGEND: f64 = 84.0;
+
+/// Lays out the plot in a canvas of `width` CSS pixels: as large a square as fits.
+pub fn heatmap_layout(width: f64) -> HeatmapLayout {
+    let width = if width.is_finite() { width } else { 0.0 };
+    let side = (width - LEFT - LEGEND).clamp(32.0, 560.0);
+    HeatmapLayout { left: LEFT, top: TOP, side }
+}
+
+impl HeatmapLayout {
+    /// The CSS height the canvas needs.
+    pub fn height(&self) -> f64 {
+        self.top + self.side + BOTTOM
+    }
+
+    /// The (row, column) of the cell under (x, y), for a window of `size` cells.
+    pub fn cell_at(&self, x: f64, y: f64, size: usize) -> Option<(usize, usize)> {
+        let (u, v) = ((x - self.left) / self.side, (y - self.top) / self.side);
+        if !(0.0..1.0).contains(&u) || !(0.0..1.0).contains(&v) {
+            return None;
+        }
+        Some(((v * size as f64) as usize, (u * size as f64) as usize))
+    }
+}
+
+/// What the heatmap frame shows around the cells.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatmapFrame {
+    /// First m (top row) and first n (left column).
+    pub origin: (i64, i64),
+    pub size: usize,
+    pub limit: f64,
+    /// The current (m, n), marked if inside the window.
+    pub current: (i64, i64),
+}
+
+/// Draws axes (n across, m down), the legend bar and the current (m, n), leaving the plot
+/// square (see [`heatmap_layout`]) for the cells, which the page copies in as pixels.
+pub fn draw_heatmap_frame<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    frame: &HeatmapFrame,
+    layout: &HeatmapLayout,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&style.background)?;
+    let s = style.scale;
+    let px = |v: f64| (v * s).round() as i32;
+    let font = |size: f64| ("sans-serif", ((size * s) as u32).max(6)).into_font().color(&style.text);
+    let (left, top, side) = (layout.left, layout.top, layout.side);
+    let size = frame.size.max(1) as f64;
+    let stroke = style.text.mix(0.6).stroke_width((s.round() as u32).max(1));
+    area.draw(&Rectangle::new([(px(left - 1.0), px(top - 1.0)), (px(left + side + 1.0), px(top + side + 1.0))], stroke))?;
+
+    // Five ticks along each axis.
+    for t in 0..=4 {
+        let f = t as f64 / 4.0;
+        let offset = (f * (size - 1.0)).round();
+        let along = left + (offset + 0.5) / size * side;
+        let down = top + (offset + 0.5) / size * side;
+        area.draw(&PathElement::new(vec![(px(along), px(top + side)), (px(along), px(top + side + 5.0))], stroke))?;
+        area.draw(&Text::new(
+            short_number((frame.origin.1 + offset as i64) as f64),
+            (px(along), px(top + side + 8.0)),
+            font(11.0).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Center,
+                plotters::style::text_anchor::VPos::Top,
+            )),
+        ))?;
+        area.draw(&PathElement::new(vec![(px(left - 5.0), px(down)), (px(left), px(down))], stroke))?;
+        area.draw(&Text::new(
+            short_number((frame.origin.0 + offset as i64) as f64),
+            (px(left - 8.0), px(down)),
+            font(11.0).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Right,
+                plotters::style::text_anchor::VPos::Center,
+            )),
+        ))?;
+    }
+    area.draw(&Text::new("key position n →", (px(left + side / 2.0 - 50.0), px(top + side + 26.0)), font(12.0)))?;
+    area.draw(&Text::new("m ↓", (px(4.0), px(top)), font(12.0)))?;
+
+    // The legend: the colour scale from +limit (top) to −limit (bottom).
+    let bar_left = left + side + 16.0;
+    let steps = 64;
+    for i in 0..steps {
+        let t = 1.0 - 2.0 * (i as f64 + 0.5) / steps as f64;
+        let (r, g, b) = diverging(t);
+        let y0 = top + side * i as f64 / steps as f64;
+        let y1 = top + side * (i + 1) as f64 / steps as f64;
+        area.draw(&Rectangle::new([(px(bar_left), px(y0)), (px(bar_left + 14.0), px(y1) + 1)], RGBColor(r, g, b).filled()))?;
+    }
+    for (t, label) in [(1.0, frame.limit), (0.0, 0.0), (-1.0, -frame.limit)] {
+        let y = top + side * (1.0 - t) / 2.0;
+        area.draw(&Text::new(
+            short_number(label),
+            (px(bar_left + 18.0), px(y)),
+            font(11.0).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Left,
+                plotters::style::text_anchor::VPos::Center,
+            )),
+        ))?;
+    }
+    area.present()
+}
+
+/// The current (m, n) as a ring over the cells, if it lies in the window; drawn after the cells.
+pub fn draw_heatmap_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    frame: &HeatmapFrame,
+    layout: &HeatmapLayout,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (row, col) = (frame.current.0 - frame.origin.0, frame.current.1 - frame.origin.1);
+    let size = frame.size as i64;
+    if (0..size).contains(&row) && (0..size).contains(&col) {
+        let s = style.scale;
+        let x = layout.left + (col as f64 + 0.5) / size as f64 * layout.side;
+        let y = layout.top + (row as f64 + 0.5) / size as f64 * layout.side;
+        let c = ((x * s).round() as i32, (y * s).round() as i32);
+        area.draw(&Circle::new(c, (6.0 * s) as i32, style.cursor.stroke_width((2.0 * s) as u32)))?;
+        area.draw(&Circle::new(c, (8.0 * s) as i32, style.background.stroke_width((1.0 * s).max(1.0) as u32)))?;
+    }
+    area.present()
+}

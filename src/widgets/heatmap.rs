@@ -1,0 +1,173 @@
+//! The score heatmap (`data-widget="heatmap"`): q_m · k_n over a 256 × 256 window of positions
+//! around the current m and n. With RoPE every diagonal is one colour (the score depends only on
+//! n − m); without rotation the map is flat; with sinusoidal encodings added to q and k the
+//! stripes blur, because the cross terms depend on m and n themselves.
+
+use super::canvas::{context_2d, use_canvas_frames};
+use super::export::{csv_text, ExportButtons};
+use super::{use_dark_mode, use_lab};
+use crate::charts::format::short_number;
+use crate::charts::{
+    draw_heatmap_frame, draw_heatmap_marker, heatmap_layout, heatmap_limit, heatmap_rgba, ChartStyle, HeatmapFrame,
+};
+use crate::rope::{score_window, HeatmapMode, MAX_POSITION};
+use crate::state::heatmap_name;
+use leptos::ev;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::HtmlCanvasElement;
+
+/// Rows and columns of the window.
+const WINDOW: usize = 256;
+
+/// The first m and n of the window: centred on the current positions where possible.
+fn window_origin(m: i64, n: i64) -> (i64, i64) {
+    let half = WINDOW as i64 / 2;
+    let start = |p: i64| (p - half).clamp(0, MAX_POSITION + 1 - WINDOW as i64);
+    (start(m), start(n))
+}
+
+/// The heatmap with its mode, hover readout and export.
+#[component]
+pub fn HeatmapWidget() -> impl IntoView {
+    let lab = use_lab();
+    let dark = use_dark_mode();
+    let mode = lab.select(|s| s.heatmap);
+    let positions = lab.select(|s| (s.m, s.n));
+    let origin = Memo::new(move |_| positions.with(|(m, n)| window_origin(*m, *n)));
+    let vectors = lab.select_derived(|d| (d.q.clone(), d.k.clone(), d.rotary.clone()));
+    let base = lab.select(|s| s.base);
+    // One evaluation per distinct distance (and per position for the sinusoidal cross terms).
+    let cells = Memo::new(move |_| {
+        let (origin, mode, base) = (origin.get(), mode.get(), base.get());
+        vectors.with(|v| {
+            v.as_ref()
+                .map(|(q, k, rotary)| score_window(rotary, q, k, origin, WINDOW, mode, base))
+                .unwrap_or_default()
+        })
+    });
+    let limit = Memo::new(move |_| cells.with(|c| heatmap_limit(c)));
+    let hover = RwSignal::new(None::<(i64, i64, f64)>);
+
+    let canvas = NodeRef::<Canvas>::new();
+    let bitmap = StoredValue::new_local(None::<HtmlCanvasElement>);
+    use_canvas_frames(
+        canvas,
+        move || {
+            let frame = HeatmapFrame { origin: origin.get(), size: WINDOW, limit: limit.get(), current: positions.get() };
+            let pixels = cells.with(|c| heatmap_rgba(c, limit.get()));
+            (frame, pixels, if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT })
+        },
+        |width, _| Some(heatmap_layout(width).height()),
+        move |element, (frame, pixels, style), ratio| {
+            let layout = heatmap_layout(element.client_width() as f64);
+            let style = style.with_scale(ratio);
+            if let Some(backend) = CanvasBackend::with_canvas_object(element.clone()) {
+                let _ = draw_heatmap_frame(&backend.into_drawing_area(), frame, &layout, &style);
+            }
+            // The cells: pixels into a window-sized bitmap, scaled into the plot square.
+            let offscreen = bitmap
+                .with_value(|b| b.clone())
+                .or_else(|| document().create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok());
+            let (Some(offscreen), Some(context)) = (offscreen, context_2d(element)) else { return };
+            offscreen.set_width(WINDOW as u32);
+            offscreen.set_height(WINDOW as u32);
+            if pixels.len() == WINDOW * WINDOW * 4 {
+                if let (Ok(image), Some(bitmap_context)) = (
+                    web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(pixels), WINDOW as u32, WINDOW as u32),
+                    context_2d(&offscreen),
+                ) {
+                    let _ = bitmap_context.put_image_data(&image, 0.0, 0.0);
+                    context.set_image_smoothing_enabled(false);
+                    let _ = context.draw_image_with_html_canvas_element_and_dw_and_dh(
+                        &offscreen,
+                        layout.left * ratio,
+                        layout.top * ratio,
+                        layout.side * ratio,
+                        layout.side * ratio,
+                    );
+                }
+            }
+            bitmap.set_value(Some(offscreen));
+            if let Some(backend) = CanvasBackend::with_canvas_object(element.clone()) {
+                let _ = draw_heatmap_marker(&backend.into_drawing_area(), frame, &layout, &style);
+            }
+        },
+    );
+
+    let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64, f64)> {
+        let element = canvas.get_untracked()?;
+        let layout = heatmap_layout(element.client_width() as f64);
+        let (row, col) = layout.cell_at(ev.offset_x() as f64, ev.offset_y() as f64, WINDOW)?;
+        let (m0, n0) = origin.get_untracked();
+        let score = cells.with_untracked(|c| c.get(row * WINDOW + col).copied())?;
+        Some((m0 + row as i64, n0 + col as i64, score))
+    };
+    let csv = move || {
+        let (m0, n0) = origin.get_untracked();
+        cells.with_untracked(|c| {
+            csv_text(
+                &["m", "n", "score"],
+                c.iter().enumerate().map(|(i, s)| {
+                    vec![(m0 + (i / WINDOW) as i64) as f64, (n0 + (i % WINDOW) as i64) as f64, *s]
+                }),
+            )
+        })
+    };
+
+    view! {
+        <section class="widget" data-widget="heatmap" aria-labelledby="heatmap-title">
+            <h2 id="heatmap-title">"The score for every pair of positions"</h2>
+            <p class="explain">
+                "Each cell is the score of q at position m (row) and k at position n (column), in a "
+                "256 × 256 window around the current m and n. With RoPE, every diagonal (fixed n − m) "
+                "is one colour: the score depends only on the distance."
+            </p>
+            <div class="chart-controls" role="radiogroup" aria-label="heatmap shows">
+                {[
+                    (HeatmapMode::Rotated, "RoPE (rotated)"),
+                    (HeatmapMode::Unrotated, "no position information"),
+                    (HeatmapMode::Sinusoidal, "sinusoidal encodings added"),
+                ]
+                    .into_iter()
+                    .map(|(value, label)| view! {
+                        <label class="toolbar-field">
+                            <input type="radio" name="heatmap-mode" prop:checked=move || mode.get() == value
+                                on:change=move |_| lab.set("heatmap", heatmap_name(value)) />
+                            " " {label}
+                        </label>
+                    })
+                    .collect_view()}
+            </div>
+            <canvas
+                class="heatmap-canvas"
+                node_ref=canvas
+                role="img"
+                aria-label=move || format!(
+                    "Heatmap of the score for m from {} and n from {}, {} cells each; diverging colours, purple negative, green positive",
+                    origin.get().0, origin.get().1, WINDOW
+                )
+                on:pointermove=move |ev| hover.set(cell_at(&ev))
+                on:pointerleave=move |_| hover.set(None)
+                on:click=move |ev| {
+                    if let Some((m, n, _)) = cell_at(&ev) {
+                        lab.update(|s| {
+                            s.m = m;
+                            s.n = n;
+                        });
+                    }
+                }
+            ></canvas>
+            <p class="hover-readout" data-testid="heatmap-hover">
+                {move || match hover.get() {
+                    Some((m, n, score)) => format!("m = {m}, n = {n}, n − m = {}: score {}", n - m, short_number(score)),
+                    None => "Hover or tap a cell to read it; click to move m and n there.".to_string(),
+                }}
+            </p>
+            <ExportButtons canvas name="heatmap" csv />
+        </section>
+    }
+}

@@ -268,7 +268,9 @@ fn ntk_inv_freq(ctx: &Ctx, scale: f64) -> Vec<f64> {
 fn compute_dynamic(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeError> {
     let orig = s.original_context as f64;
     let seq = (s.seq_len as f64).max(orig);
-    let scale = s.factor * seq / orig - (s.factor - 1.0);
+    // transformers writes factor·seq/orig − (factor − 1); the same number written as below
+    // cannot cancel to 0 for huge factors, and is at least 1 since seq >= orig.
+    let scale = 1.0 + s.factor * (seq / orig - 1.0);
     Ok((ntk_inv_freq(ctx, scale), 1.0))
 }
 

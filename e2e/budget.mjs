@@ -7,9 +7,9 @@ import { join, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
-// wasm + js + css + html, gzipped. Raised from 200 KB when the rotation lab arrived (230 KB):
-// still under a third of the compared page, which needs 805 KB.
-const BUDGET_GZIP_BYTES = 250 * 1024;
+// wasm + js + css + html, gzipped. Raised from 200 KB (foundation) to 250 KB (rotation lab) to
+// 300 KB with the three chart widgets (278 KB): still about a third of the compared page's 805 KB.
+const BUDGET_GZIP_BYTES = 300 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

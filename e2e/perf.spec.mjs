@@ -43,7 +43,7 @@ async function msPerStep(page) {
 
 for (const [label, path, frames] of [
   ['d=64 (default)', '/', 1],
-  ['d=128, r=65536', '/?dim=128&r=65536', 1],
+  ['d=128, decay over 65536 tokens, heatmap 256×256', '/?dim=128&range=65536', 1],
   ['d=1024', '/?dim=1024', 2],
 ]) {
   test(`main-thread ms per slider update, ${label}`, async ({ page }) => {

@@ -254,3 +254,80 @@ mod clocks {
         }
     }
 }
+
+mod frequency_and_heatmap {
+    use super::*;
+    use rope_lab::charts::{diverging, draw_frequencies, heatmap_layout, heatmap_limit, heatmap_rgba, FrequencyChart};
+
+    #[test]
+    fn the_colour_scale_is_white_at_zero_and_purple_or_green_at_the_ends() {
+        assert_eq!(diverging(0.0), (247, 247, 247));
+        assert_eq!(diverging(-1.0), (64, 0, 75));
+        assert_eq!(diverging(1.0), (0, 68, 27));
+        assert_eq!(diverging(5.0), diverging(1.0));
+        assert_eq!(diverging(f64::NAN), diverging(0.0));
+        // Monotone in lightness away from zero on each side (green channel as a proxy).
+        let greens: Vec<u8> = (0..=10).map(|i| diverging(i as f64 / 10.0).1).collect();
+        assert!(greens.windows(2).all(|w| w[0] >= w[1]), "{greens:?}");
+        let pixels = heatmap_rgba(&[2.0, -2.0, 0.0], heatmap_limit(&[2.0, -2.0, 0.0]));
+        assert_eq!(&pixels[0..4], &[0, 68, 27, 255]);
+        assert_eq!(&pixels[4..8], &[64, 0, 75, 255]);
+        assert_eq!(heatmap_limit(&[]), 1.0);
+    }
+
+    #[test]
+    fn the_heatmap_layout_hit_tests_its_cells() {
+        let layout = heatmap_layout(700.0);
+        assert!(layout.side > 100.0 && layout.height() > layout.side);
+        let (x, y) = (layout.left + 0.5, layout.top + 0.5);
+        assert_eq!(layout.cell_at(x, y, 256), Some((0, 0)));
+        let far = layout.left + layout.side - 0.01;
+        assert_eq!(layout.cell_at(far, layout.top + layout.side - 0.01, 256), Some((255, 255)));
+        assert_eq!(layout.cell_at(layout.left - 1.0, y, 256), None);
+        assert_eq!(layout.cell_at(f64::NAN, y, 256), None);
+    }
+
+    #[test]
+    fn the_frequency_chart_counts_and_says_what_it_plots() {
+        let inv_freq = Frequencies::plain(RopeParams::new(10000.0, 64).unwrap()).inv_freq;
+        // Plane i turns within 4096 tokens when 2π·10000^(2i/64) <= 4096.
+        let by_hand = (0..32).filter(|i| std::f64::consts::TAU * 10000f64.powf(2.0 * *i as f64 / 64.0) <= 4096.0).count();
+        let chart = FrequencyChart { inv_freq, context: 4096.0, selected: Some(3) };
+        assert_eq!(chart.turning_within_context(), (by_hand, 32 - by_hand));
+        let texts = Rc::new(RefCell::new(Vec::new()));
+        let area = TextRecorder(texts.clone()).into_drawing_area();
+        draw_frequencies(&area, &chart, &ChartStyle::LIGHT).unwrap();
+        let texts = texts.borrow().clone();
+        for expected in ["Wavelength and frequency of each plane", "plane i", "wavelength (tokens per turn)", "context: 4096 tokens"] {
+            assert!(texts.iter().any(|t| t == expected), "{expected} missing from {texts:?}");
+        }
+        let svg = svg(|area| draw_frequencies(area, &chart, &ChartStyle::LIGHT).unwrap());
+        // One dot per plane: filled for planes that turn within the context, rings for the rest.
+        let dots = svg.lines().filter(|l| l.contains("<circle") && l.contains("#009E73")).count();
+        assert!(dots >= 32, "{dots} dots");
+    }
+
+    #[test]
+    fn the_decay_chart_labels_the_bound_and_the_scores_as_different_things() {
+        let texts = Rc::new(RefCell::new(Vec::new()));
+        let area = TextRecorder(texts.clone()).into_drawing_area();
+        let mut chart = roformer_figure();
+        chart.score = vec![0.5; chart.distances.len()];
+        chart.q_equals_k = vec![1.0; chart.distances.len()];
+        chart.compare = vec![(500000.0, chart.bound.clone())];
+        draw_decay(&area, &chart, &ChartStyle::LIGHT).unwrap();
+        let texts = texts.borrow().clone();
+        for expected in ["bound (left axis)", "score ÷ |q||k| (cosine)", "q = k: mean of cos(rθᵢ)", "this q and k", "random zero-mean q, k: expected 0", "bound, base 500000"] {
+            assert!(texts.iter().any(|t| t == expected), "{expected} missing from {texts:?}");
+        }
+    }
+
+    fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
+        let mut out = String::new();
+        {
+            let area = SVGBackend::with_string(&mut out, (640, 360)).into_drawing_area();
+            draw(&area);
+        }
+        out
+    }
+}

@@ -142,9 +142,14 @@ async fn a_typed_invalid_value_is_corrected_with_a_notice() {
 async fn the_decay_chart_draws_its_curve() {
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), || view! { <DecayWidget /> });
-    settle().await;
-    settle().await;
     let canvas: HtmlCanvasElement = root.query_selector("canvas").unwrap().unwrap().unchecked_into();
+    // No style sheet in this test page: give the chart the size it has on the page.
+    let style = web_sys::HtmlElement::style(&canvas);
+    style.set_property("width", "700px").unwrap();
+    style.set_property("height", "360px").unwrap();
+    window().dispatch_event(&web_sys::Event::new("resize").unwrap()).unwrap();
+    settle().await;
+    settle().await;
     assert!(canvas.width() > 0 && canvas.height() > 0);
     let context: web_sys::CanvasRenderingContext2d =
         canvas.get_context("2d").unwrap().unwrap().unchecked_into();
@@ -235,5 +240,64 @@ mod clocks {
         settle().await;
         let state = lab.state.get_untracked();
         assert_eq!((state.m, state.n), (7, 3));
+    }
+}
+
+mod heatmap {
+    use super::*;
+    use rope_lab::charts::heatmap_layout;
+    use rope_lab::widgets::heatmap::HeatmapWidget;
+
+    /// The RGB of the centre of cell (row, col) of a 256-cell window.
+    fn cell_colour(canvas: &HtmlCanvasElement, row: usize, col: usize) -> (u8, u8, u8) {
+        let layout = heatmap_layout(canvas.client_width() as f64);
+        let ratio = canvas.width() as f64 / canvas.client_width() as f64;
+        let x = (layout.left + (col as f64 + 0.5) / 256.0 * layout.side) * ratio;
+        let y = (layout.top + (row as f64 + 0.5) / 256.0 * layout.side) * ratio;
+        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+        let p = context.get_image_data(x.floor(), y.floor(), 1.0, 1.0).unwrap().data();
+        (p[0], p[1], p[2])
+    }
+
+    async fn mount(query: &str) -> (HtmlElement, HtmlCanvasElement, impl Sized) {
+        let root = container();
+        let parsed = LabState::from_query(query);
+        let lab = Lab::new(parsed.state, parsed.notices);
+        let handle = leptos::mount::mount_to(root.clone(), move || {
+            provide_context(lab);
+            view! { <HeatmapWidget /> }
+        });
+        let canvas: HtmlCanvasElement = root.query_selector("canvas").unwrap().unwrap().unchecked_into();
+        // No style sheet in this test page: give the canvas a size and let it redraw.
+        web_sys::HtmlElement::style(&canvas).set_property("width", "700px").unwrap();
+        window().dispatch_event(&web_sys::Event::new("resize").unwrap()).unwrap();
+        settle().await;
+        settle().await;
+        (root, canvas, handle)
+    }
+
+    #[wasm_bindgen_test]
+    async fn rotated_scores_paint_one_colour_along_each_diagonal() {
+        let (_root, canvas, _handle) = mount("dim=16&m=300&n=200").await;
+        let mut distinct = std::collections::HashSet::new();
+        for (row, col) in [(10, 40), (60, 5), (128, 128), (200, 90)] {
+            let here = cell_colour(&canvas, row, col);
+            distinct.insert(here);
+            for step in [7, 23, 40] {
+                if row + step < 256 && col + step < 256 {
+                    assert_eq!(cell_colour(&canvas, row + step, col + step), here, "diagonal from ({row}, {col})");
+                }
+            }
+        }
+        assert!(distinct.len() > 1, "the map should not be one colour");
+    }
+
+    #[wasm_bindgen_test]
+    async fn sinusoidal_encodings_blur_the_stripes() {
+        let (_root, canvas, _handle) = mount("dim=16&m=300&n=200&heatmap=sinusoidal").await;
+        let differs = [(10, 40), (60, 5), (128, 128), (30, 150)]
+            .into_iter()
+            .any(|(row, col)| cell_colour(&canvas, row, col) != cell_colour(&canvas, row + 50, col + 50));
+        assert!(differs, "with sinusoidal encodings the diagonals should not all be constant");
     }
 }

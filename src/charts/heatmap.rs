@@ -93,11 +93,9 @@ pub struct HeatmapFrame {
     pub origin: (i64, i64),
     pub size: usize,
     pub limit: f64,
-    /// The current (m, n), marked if inside the window.
-    pub current: (i64, i64),
 }
 
-/// Draws axes (n across, m down), the legend bar and the current (m, n), leaving the plot
+/// Draws axes (n across, m down) and the legend bar, leaving the plot
 /// square (see [`heatmap_layout`]) for the cells, which the page copies in as pixels.
 pub fn draw_heatmap_frame<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -162,26 +160,6 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
                 plotters::style::text_anchor::VPos::Center,
             )),
         ))?;
-    }
-    area.present()
-}
-
-/// The current (m, n) as a ring over the cells, if it lies in the window; drawn after the cells.
-pub fn draw_heatmap_marker<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    frame: &HeatmapFrame,
-    layout: &HeatmapLayout,
-    style: &ChartStyle,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let (row, col) = (frame.current.0 - frame.origin.0, frame.current.1 - frame.origin.1);
-    let size = frame.size as i64;
-    if (0..size).contains(&row) && (0..size).contains(&col) {
-        let s = style.scale;
-        let x = layout.left + (col as f64 + 0.5) / size as f64 * layout.side;
-        let y = layout.top + (row as f64 + 0.5) / size as f64 * layout.side;
-        let c = ((x * s).round() as i32, (y * s).round() as i32);
-        area.draw(&Circle::new(c, (6.0 * s) as i32, style.cursor.stroke_width((2.0 * s) as u32)))?;
-        area.draw(&Circle::new(c, (8.0 * s) as i32, style.background.stroke_width((1.0 * s).max(1.0) as u32)))?;
     }
     area.present()
 }

@@ -14,7 +14,7 @@ pub use clocks::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributi
 pub use decay::{draw_decay, DecayChart};
 pub use frequencies::{draw_frequencies, FrequencyChart};
 pub use heatmap::{
-    diverging, draw_heatmap_frame, draw_heatmap_marker, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame, HeatmapLayout,
+    diverging, draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame, HeatmapLayout,
 };
 pub use plane::{draw_plane_view, PlaneView};
 

@@ -196,10 +196,10 @@ pub fn ClocksWidget() -> impl IntoView {
         pending.set_value(true);
         set_timeout(
             move || {
+                // The widget may be gone by now: then there is nothing to announce.
                 let _ = pending.try_set_value(false);
-                let (m, n) = positions.get_untracked();
-                if let Some(Some(score)) = score.try_get_untracked() {
-                    announcement.set(format!("Score {} with m = {m}, n = {n}", short_number(score)));
+                if let (Some((m, n)), Some(Some(score))) = (positions.try_get_untracked(), score.try_get_untracked()) {
+                    announcement.try_set(format!("Score {} with m = {m}, n = {n}", short_number(score)));
                 }
             },
             Duration::from_millis(700),

@@ -7,9 +7,7 @@ use super::canvas::{context_2d, use_canvas_frames};
 use super::export::{csv_text, ExportButtons};
 use super::{use_dark_mode, use_lab};
 use crate::charts::format::short_number;
-use crate::charts::{
-    draw_heatmap_frame, draw_heatmap_marker, heatmap_layout, heatmap_limit, heatmap_rgba, ChartStyle, HeatmapFrame,
-};
+use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, ChartStyle, HeatmapFrame};
 use crate::rope::{score_window, HeatmapMode, MAX_POSITION};
 use crate::state::heatmap_name;
 use leptos::ev;
@@ -23,11 +21,22 @@ use web_sys::HtmlCanvasElement;
 /// Rows and columns of the window.
 const WINDOW: usize = 256;
 
-/// The first m and n of the window: centred on the current positions where possible.
-fn window_origin(m: i64, n: i64) -> (i64, i64) {
-    let half = WINDOW as i64 / 2;
-    let start = |p: i64| (p - half).clamp(0, MAX_POSITION + 1 - WINDOW as i64);
-    (start(m), start(n))
+/// How close to the window's edge (m, n) may come before the window recentres on it.
+const MARGIN: i64 = 32;
+
+/// The first m and n of the window: kept while (m, n) stays at least MARGIN cells inside it,
+/// so that moving a slider moves only the marker, else centred on (m, n) where possible.
+fn window_origin(previous: Option<(i64, i64)>, m: i64, n: i64) -> (i64, i64) {
+    let size = WINDOW as i64;
+    let start = |p: i64| (p - size / 2).clamp(0, MAX_POSITION + 1 - size);
+    let keep = |origin: i64, p: i64| {
+        let inside = p - origin;
+        (inside >= MARGIN || origin == 0) && (inside < size - MARGIN || origin == MAX_POSITION + 1 - size) && (0..size).contains(&inside)
+    };
+    match previous {
+        Some((m0, n0)) if keep(m0, m) && keep(n0, n) => (m0, n0),
+        _ => (start(m), start(n)),
+    }
 }
 
 /// The heatmap with its mode, hover readout and export.
@@ -37,7 +46,9 @@ pub fn HeatmapWidget() -> impl IntoView {
     let dark = use_dark_mode();
     let mode = lab.select(|s| s.heatmap);
     let positions = lab.select(|s| (s.m, s.n));
-    let origin = Memo::new(move |_| positions.with(|(m, n)| window_origin(*m, *n)));
+    let origin = Memo::new(move |previous: Option<&(i64, i64)>| {
+        positions.with(|(m, n)| window_origin(previous.copied(), *m, *n))
+    });
     let vectors = lab.select_derived(|d| (d.q.clone(), d.k.clone(), d.rotary.clone()));
     let base = lab.select(|s| s.base);
     // One evaluation per distinct distance (and per position for the sinusoidal cross terms).
@@ -51,19 +62,22 @@ pub fn HeatmapWidget() -> impl IntoView {
     });
     let limit = Memo::new(move |_| cells.with(|c| heatmap_limit(c)));
     let hover = RwSignal::new(None::<(i64, i64, f64)>);
+    let shown_layout = RwSignal::new(None::<crate::charts::HeatmapLayout>);
 
     let canvas = NodeRef::<Canvas>::new();
     let bitmap = StoredValue::new_local(None::<HtmlCanvasElement>);
     use_canvas_frames(
         canvas,
         move || {
-            let frame = HeatmapFrame { origin: origin.get(), size: WINDOW, limit: limit.get(), current: positions.get() };
+            // The current (m, n) is a ring over the canvas (below), so moving it costs no redraw.
+            let frame = HeatmapFrame { origin: origin.get(), size: WINDOW, limit: limit.get() };
             let pixels = cells.with(|c| heatmap_rgba(c, limit.get()));
             (frame, pixels, if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT })
         },
         |width, _| Some(heatmap_layout(width).height()),
         move |element, (frame, pixels, style), ratio| {
             let layout = heatmap_layout(element.client_width() as f64);
+            shown_layout.set(Some(layout));
             let style = style.with_scale(ratio);
             if let Some(backend) = CanvasBackend::with_canvas_object(element.clone()) {
                 let _ = draw_heatmap_frame(&backend.into_drawing_area(), frame, &layout, &style);
@@ -92,11 +106,20 @@ pub fn HeatmapWidget() -> impl IntoView {
                 }
             }
             bitmap.set_value(Some(offscreen));
-            if let Some(backend) = CanvasBackend::with_canvas_object(element.clone()) {
-                let _ = draw_heatmap_marker(&backend.into_drawing_area(), frame, &layout, &style);
-            }
         },
     );
+    // The ring over the current (m, n), positioned in CSS pixels on the drawn layout.
+    let marker = move || {
+        let layout = shown_layout.get()?;
+        let ((m, n), (m0, n0)) = (positions.get(), origin.get());
+        let (row, col) = (m - m0, n - n0);
+        let inside = (0..WINDOW as i64).contains(&row) && (0..WINDOW as i64).contains(&col);
+        inside.then(|| {
+            let x = layout.left + (col as f64 + 0.5) / WINDOW as f64 * layout.side;
+            let y = layout.top + (row as f64 + 0.5) / WINDOW as f64 * layout.side;
+            format!("left: {x:.1}px; top: {y:.1}px")
+        })
+    };
 
     let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64, f64)> {
         let element = canvas.get_untracked()?;
@@ -142,6 +165,7 @@ pub fn HeatmapWidget() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
+            <div class="heatmap-layers">
             <canvas
                 class="heatmap-canvas"
                 node_ref=canvas
@@ -161,9 +185,11 @@ pub fn HeatmapWidget() -> impl IntoView {
                     }
                 }
             ></canvas>
+            {move || marker().map(|style| view! { <span class="heatmap-marker" aria-hidden="true" style=style></span> })}
+            </div>
             <p class="hover-readout" data-testid="heatmap-hover">
                 {move || match hover.get() {
-                    Some((m, n, score)) => format!("m = {m}, n = {n}, n − m = {}: score {}", n - m, short_number(score)),
+                    Some((m, n, score)) => format!("m = {m}, n = {n}, n − m = {}: score {}", short_number((n - m) as f64), short_number(score)),
                     None => "Hover or tap a cell to read it; click to move m and n there.".to_string(),
                 }}
             </p>

@@ -1,0 +1,102 @@
+// The chart widgets end to end: frequencies, decay and heatmap, their controls, exports,
+// embeds and screenshots. Expected values come from the formulas, not from the app.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { test, expect, value, open, close } from './fixtures.mjs';
+
+const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+mkdirSync(screenshots, { recursive: true });
+
+/** Planes of d with wavelength 2π·base^(2i/d) within `context` tokens. */
+const turning = (base, d, context) =>
+  Array.from({ length: d / 2 }, (_, i) => 2 * Math.PI * base ** ((2 * i) / d)).filter((w) => w <= context).length;
+
+test('frequencies: planes within the context follow the context slider, rows select planes', async ({ page }) => {
+  await open(page);
+  await expect(page.getByTestId('planes-turning')).toHaveAttribute('data-value', String(turning(10000, 64, 4096)));
+  const slowest = Number(await page.getByTestId('slowest-wavelength').getAttribute('data-value'));
+  expect(close(slowest, 2 * Math.PI * 10000 ** (62 / 64), 1e-12)).toBe(true);
+  const context = page.getByLabel('context, exact');
+  await context.fill('100000');
+  await context.press('Enter');
+  await expect(page.getByTestId('planes-turning')).toHaveAttribute('data-value', String(turning(10000, 64, 100000)));
+  await expect(page).toHaveURL(/orig=100000/);
+  await page.locator('.period-table').getByRole('button', { name: '7', exact: true }).click();
+  await expect(page).toHaveURL(/plane=7\b/);
+  await expect(page.locator('.plane-formula-title')).toContainText('Plane 7');
+});
+
+test('decay: the paper figure, a long log-scale range and compared bases', async ({ page }) => {
+  // RoFormer figure 2: d = 128, base 10000; the oracle's bound at r = 100.
+  await open(page, '/?dim=128&r=100');
+  expect(close(await value(page, 'decay-bound'), 10.227329948505133, 1e-9)).toBe(true);
+  await page.getByLabel('distance range (tokens)').selectOption('65536');
+  await page.getByLabel('log scale', { exact: true }).check();
+  const compare = page.getByLabel('compare bases (comma-separated)');
+  await compare.fill('500000, 1000000');
+  await compare.press('Enter');
+  await expect(page).toHaveURL(/range=65536/);
+  await expect(page).toHaveURL(/log=1/);
+  await expect(page).toHaveURL(/compare=500000(\.0)?,1000000/);
+  // q = k at r is the mean of cos(r θᵢ): 1 at r = 0.
+  await page.getByLabel('cursor distance r').fill('0');
+  await expect.poll(() => value(page, 'decay-q-equals-k')).toBe(1);
+  expect(await value(page, 'decay-bound')).toBe(32.5);
+});
+
+test('heatmap: hover reads a cell, a click moves m and n, modes switch', async ({ page }) => {
+  await open(page, '/?dim=16&m=300&n=200');
+  const canvas = page.locator('.heatmap-canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + 200, box.y + 150);
+  await expect(page.getByTestId('heatmap-hover')).toContainText(/m = \d+, n = \d+, n − m = −?\d+: score/);
+  const hovered = (await page.getByTestId('heatmap-hover').textContent()).match(/m = (\d+), n = (\d+)/);
+  await page.mouse.click(box.x + 200, box.y + 150);
+  await expect(page).toHaveURL(new RegExp(`m=${hovered[1]}\\b`));
+  await expect(page).toHaveURL(new RegExp(`n=${hovered[2]}\\b`));
+  await page.getByLabel('sinusoidal encodings added').check();
+  await expect(page).toHaveURL(/heatmap=sinusoidal/);
+  await page.getByLabel('no position information').check();
+  await expect(page).toHaveURL(/heatmap=unrotated/);
+});
+
+test('each chart exports its data as CSV and its picture as PNG', async ({ page }) => {
+  await open(page, '/?dim=16');
+  for (const name of ['frequencies', 'decay', 'heatmap']) {
+    const widget = page.locator(`[data-widget="${name}"]`);
+    const [csv] = await Promise.all([page.waitForEvent('download'), widget.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(csv.suggestedFilename()).toBe(`rope-lab-${name}.csv`);
+    const lines = readFileSync(await csv.path(), 'utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(8);
+    for (const line of lines.slice(1, 5)) for (const cell of line.split(',')) expect(Number.isFinite(Number(cell))).toBe(true);
+    const [png] = await Promise.all([page.waitForEvent('download'), widget.getByRole('button', { name: 'Download PNG' }).click()]);
+    expect(png.suggestedFilename()).toBe(`rope-lab-${name}.png`);
+    const bytes = readFileSync(await png.path());
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    expect(bytes.length).toBeGreaterThan(2000);
+  }
+});
+
+for (const id of ['frequencies', 'heatmap']) {
+  test(`embed=${id} shows that chart alone`, async ({ page }) => {
+    await page.goto(`/?embed=${id}&dim=32`);
+    await expect(page.locator(`[data-widget="${id}"] canvas`)).toBeVisible();
+    await expect(page.locator('h1, header, footer, [data-widget="clocks"]')).toHaveCount(0);
+  });
+}
+
+for (const [width, label] of [[1280, 'desktop'], [390, 'phone']]) {
+  for (const theme of ['light', 'dark']) {
+    test(`chart screenshots, ${label}, ${theme}`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await open(page, `/?theme=${theme}&dim=128&m=300&n=200&r=100&range=65536&log=1&compare=500000,1000000`);
+      await page.waitForTimeout(300);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
+      for (const id of ['frequencies', 'decay', 'heatmap']) {
+        await page.locator(`[data-widget="${id}"]`).screenshot({ path: `${screenshots}${id}-${width}-${theme}.png` });
+      }
+    });
+  }
+}

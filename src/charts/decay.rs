@@ -135,7 +135,8 @@ pub fn draw_decay<DB: DrawingBackend>(
     }
     if has_cosines || !chart.compare.is_empty() {
         ctx.configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
+            // Lower left is where no curve goes: the bound starts high, the cosines sit around the middle.
+            .position(SeriesLabelPosition::LowerLeft)
             .label_font(font(11.0))
             .background_style(style.background.mix(0.85))
             .border_style(style.grid)

@@ -24,5 +24,5 @@ pub use frequency::{turns_within, wavelength};
 pub use params::{check_vector, Position, RopeParams, MAX_BASE, MAX_DIM, MAX_POSITION};
 pub use random::{seeded_vector, SplitMix64, Stream};
 pub use rotate::{dot, interleaved_to_half, Layout, Rotary, Scores};
-pub use scaling::{frequencies, rotary_dim, Frequencies, ScalingMethod, ScalingParams};
+pub use scaling::{frequencies, rotary_dim, Frequencies, ScalingMethod, ScalingParams, MIN_PLANE_FACTOR};
 pub use sinusoidal::sinusoidal_encoding;

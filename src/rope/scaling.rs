@@ -306,7 +306,9 @@ fn compute_yarn(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeErr
     let dim = ctx.rotary_dim as f64;
     let ln_base = ctx.base.ln();
     let orig = s.original_context as f64;
-    let correction_dim = |rotations: f64| dim * (orig / (rotations * 2.0 * PI)).ln() / (2.0 * ln_base);
+    // dim·ln(orig / (2π·rotations)) / (2 ln base), taken apart in logarithms: a tiny positive
+    // beta would otherwise overflow the quotient to infinity and the ramp to NaN.
+    let correction_dim = |rotations: f64| dim * (orig.ln() - rotations.ln() - (2.0 * PI).ln()) / (2.0 * ln_base);
     let low = correction_dim(s.beta_fast).floor().max(0.0);
     let mut high = correction_dim(s.beta_slow).ceil().min(dim - 1.0);
     if low == high {
@@ -359,6 +361,9 @@ fn compute_llama3(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeE
     Ok((inv_freq, 1.0))
 }
 
+/// The smallest LongRoPE per-plane factor accepted (frequencies are divided by it).
+pub const MIN_PLANE_FACTOR: f64 = 1e-12;
+
 /// transformers `_compute_longrope_parameters` (Ding et al. 2024, "LongRoPE", as in Phi-3):
 /// per-plane factors, `long_factor` once seq exceeds orig, else `short_factor`.
 fn compute_longrope(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeError> {
@@ -372,8 +377,9 @@ fn compute_longrope(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), Rop
                     found: list.len(),
                 });
             }
-            if list.iter().any(|v| !v.is_finite() || *v <= 0.0) {
-                return Err(parameter_error(name, "every entry must be a finite number > 0"));
+            // Each frequency is divided by its entry: below 1e-12 it would overflow.
+            if list.iter().any(|v| !v.is_finite() || *v < MIN_PLANE_FACTOR) {
+                return Err(parameter_error(name, "every entry must be a finite number >= 1e-12"));
             }
         }
         Ok(())

@@ -12,7 +12,7 @@ pub use derive::{Derived, PlaneRow};
 
 use crate::rope::{
     rotary_dim, seeded_vector, HeatmapMode, Layout, ScalingMethod, ScalingParams, Stream, MAX_BASE, MAX_DIM,
-    MAX_POSITION,
+    MAX_POSITION, MIN_PLANE_FACTOR,
 };
 use query::{encode, parse_pairs};
 
@@ -510,11 +510,11 @@ impl LabState {
         };
         for (name, list) in [("short_factor", &mut self.short_factor), ("long_factor", &mut self.long_factor)] {
             if let Some(values) = list {
-                if values.len() != rotating_planes || values.iter().any(|v| *v <= 0.0) {
+                if values.len() != rotating_planes || values.iter().any(|v| *v < MIN_PLANE_FACTOR) {
                     notes.add(
                         name,
                         format!(
-                            "{name} needs {rotating_planes} numbers > 0 (one per rotating plane); using all 1"
+                            "{name} needs {rotating_planes} numbers of at least 1e-12 (one per rotating plane); using all 1"
                         ),
                     );
                     *list = None;

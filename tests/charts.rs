@@ -331,3 +331,43 @@ mod frequency_and_heatmap {
         out
     }
 }
+
+/// Byte-for-byte snapshots of the chart widgets' drawings (UPDATE_SNAPSHOTS=1 regenerates them).
+#[test]
+fn the_frequency_heatmap_and_full_decay_charts_match_their_snapshots() {
+    use rope_lab::charts::{draw_frequencies, draw_heatmap_frame, heatmap_layout, FrequencyChart, HeatmapFrame};
+    let inv_freq = Frequencies::plain(RopeParams::new(10000.0, 64).unwrap()).inv_freq;
+    let mut decay = roformer_figure();
+    decay.score = decay.distances.iter().map(|r| (r / 40.0).cos() * 0.5).collect();
+    decay.q_equals_k = decay.distances.iter().map(|r| (r / 80.0).cos()).collect();
+    decay.compare = vec![(500000.0, decay.bound.iter().map(|b| b * 1.1).collect())];
+    let layout = heatmap_layout(640.0);
+    let cases: Vec<(&str, String)> = vec![
+        ("frequencies-d64.svg", {
+            let mut svg = String::new();
+            {
+                let area = SVGBackend::with_string(&mut svg, (640, 320)).into_drawing_area();
+                draw_frequencies(&area, &FrequencyChart { inv_freq, context: 4096.0, selected: Some(2) }, &ChartStyle::LIGHT).unwrap();
+            }
+            svg
+        }),
+        ("decay-full.svg", render(&decay, &ChartStyle::DARK)),
+        ("heatmap-frame.svg", {
+            let mut svg = String::new();
+            {
+                let area = SVGBackend::with_string(&mut svg, (640, layout.height().ceil() as u32)).into_drawing_area();
+                draw_heatmap_frame(&area, &HeatmapFrame { origin: (172, 72), size: 256, limit: 21.5 }, &layout, &ChartStyle::LIGHT).unwrap();
+            }
+            svg
+        }),
+    ];
+    for (name, svg) in cases {
+        let path = format!("{}/tests/snapshots/{name}", env!("CARGO_MANIFEST_DIR"));
+        if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+            std::fs::write(&path, &svg).unwrap();
+        }
+        let expected = std::fs::read_to_string(&path).expect("snapshot exists; UPDATE_SNAPSHOTS=1 creates it");
+        assert!(svg == expected, "{name} changed; look at it, then UPDATE_SNAPSHOTS=1 to accept");
+        assert!(!svg.contains("NaN"), "{name}");
+    }
+}

@@ -175,6 +175,8 @@ pub fn HeatmapWidget() -> impl IntoView {
                     origin.get().0, origin.get().1, WINDOW
                 )
                 on:pointermove=move |ev| hover.set(cell_at(&ev))
+                // A tap has no hover: read the cell it lands on too.
+                on:pointerdown=move |ev| hover.set(cell_at(&ev))
                 on:pointerleave=move |_| hover.set(None)
                 on:click=move |ev| {
                     if let Some((m, n, _)) = cell_at(&ev) {

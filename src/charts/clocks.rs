@@ -112,7 +112,7 @@ pub fn draw_clock_faces<DB: DrawingBackend>(
     area.fill(&style.background)?;
     let s = style.scale;
     let stroke = |w: f64| ((w * s).round() as u32).max(1);
-    let label_font = ("sans-serif", (11.0 * s).max(6.0) as u32).into_font().color(&style.text);
+    let label_font = style.font(11.0);
     let centered = Pos::new(HPos::Center, VPos::Top);
     let radius = grid.radius();
     for (index, face) in faces.iter().enumerate().take(grid.faces) {

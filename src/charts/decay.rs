@@ -51,7 +51,7 @@ pub fn draw_decay<DB: DrawingBackend>(
         .max(1.0)
         * 1.08;
     let s = style.scale;
-    let font = |size: f64| ("sans-serif", ((size * s) as u32).max(6)).into_font().color(&style.text);
+    let font = |size: f64| style.font(size);
     let width = |w: f64| ((w * s).round() as u32).max(1);
     let log_x = chart.log_x;
     let x_label = move |x: &f64| if log_x { short_number(10f64.powf(*x).round()) } else { short_number(*x) };

@@ -48,7 +48,7 @@ pub fn draw_frequencies<DB: DrawingBackend>(
     let (w_min, w_max) = points.iter().fold((context, context), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
     let (f_min, f_max) = points.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.2), hi.max(p.2)));
     let (f_min, f_max) = if f_min <= f_max { (f_min, f_max) } else { (1e-9, 1.0) };
-    let font = |size: f64| ("sans-serif", ((size * style.scale) as u32).max(6)).into_font().color(&style.text);
+    let font = |size: f64| style.font(size);
 
     let mut ctx = ChartBuilder::on(area)
         .margin((10.0 * style.scale) as u32)

@@ -106,7 +106,7 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
     area.fill(&style.background)?;
     let s = style.scale;
     let px = |v: f64| (v * s).round() as i32;
-    let font = |size: f64| ("sans-serif", ((size * s) as u32).max(6)).into_font().color(&style.text);
+    let font = |size: f64| style.font(size);
     let (left, top, side) = (layout.left, layout.top, layout.side);
     let size = frame.size.max(1) as f64;
     let stroke = style.text.mix(0.6).stroke_width((s.round() as u32).max(1));

@@ -18,7 +18,7 @@ pub use heatmap::{
 };
 pub use plane::{draw_plane_view, PlaneView};
 
-use plotters::style::RGBColor;
+use plotters::style::{IntoFont, RGBColor, TextStyle};
 
 /// Colours and sizes for one chart, chosen by the page from its theme.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,6 +64,11 @@ impl ChartStyle {
         cursor: RGBColor(226, 230, 236),
         scale: 1.0,
     };
+
+    /// The charts' font at `size` CSS pixels, in the text colour, scaled for the device.
+    pub fn font(&self, size: f64) -> TextStyle<'static> {
+        ("sans-serif", ((size * self.scale) as u32).max(6)).into_font().color(&self.text)
+    }
 
     pub fn with_scale(self, scale: f64) -> Self {
         let scale = if scale.is_finite() && scale > 0.0 { scale.clamp(0.5, 4.0) } else { 1.0 };

@@ -38,7 +38,7 @@ pub fn draw_plane_view<DB: DrawingBackend>(
         )
     };
     let stroke = |w: f64| ((w * s).round() as u32).max(1);
-    let font = |size: f64| ("sans-serif", (size * s) as u32).into_font().color(&style.text);
+    let font = |size: f64| style.font(size);
     let c = (center.0.round() as i32, center.1.round() as i32);
 
     // Axes and the unit circle.

@@ -109,7 +109,7 @@ pub fn ClocksWidget() -> impl IntoView {
         let both = animate.get() == Animate::Both;
         (m as f64 + t, n as f64 + if both { t } else { 0.0 })
     });
-    let vectors = lab.select_derived(|d| (d.q.clone(), d.k.clone(), d.rotary.clone()));
+    let vectors = lab.vectors;
     let inv_freq = Memo::new(move |_| vectors.with(|v| v.as_ref().map(|v| v.2.inv_freq().to_vec()).unwrap_or_default()));
     // Every face at the drawn positions, computed once per frame for every view below.
     let faces = Memo::new(move |_| {

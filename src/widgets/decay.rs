@@ -47,7 +47,7 @@ pub fn DecayWidget() -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     // The chart depends on the frequencies, q and k, r and its own settings: never on m or n.
     let inv_freq = lab.select_derived(|d| d.frequencies.inv_freq.clone());
-    let vectors = lab.select_derived(|d| (d.q.clone(), d.k.clone(), d.rotary.clone()));
+    let vectors = lab.vectors;
     let dim = lab.select(|s| s.dim);
     let r = lab.select(|s| s.r);
     let range = lab.select(|s| s.range);

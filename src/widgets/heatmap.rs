@@ -49,7 +49,7 @@ pub fn HeatmapWidget() -> impl IntoView {
     let origin = Memo::new(move |previous: Option<&(i64, i64)>| {
         positions.with(|(m, n)| window_origin(previous.copied(), *m, *n))
     });
-    let vectors = lab.select_derived(|d| (d.q.clone(), d.k.clone(), d.rotary.clone()));
+    let vectors = lab.vectors;
     let base = lab.select(|s| s.base);
     // One evaluation per distinct distance (and per position for the sinusoidal cross terms).
     let cells = Memo::new(move |_| {

@@ -15,7 +15,7 @@ pub mod scores;
 pub mod tokens;
 pub mod vector_editor;
 
-use crate::rope::RopeError;
+use crate::rope::{RopeError, Rotary};
 use crate::state::{Derived, LabState, Notice};
 use leptos::prelude::*;
 
@@ -26,16 +26,23 @@ pub struct Lab {
     pub state: RwSignal<LabState>,
     pub derived: Memo<Result<Derived, RopeError>>,
     pub notices: RwSignal<Vec<Notice>>,
+    /// q, k and the rotation in effect: what every drawing of scores needs, derived once for
+    /// all widgets; unchanged when only m, n or r move.
+    pub vectors: Memo<Option<(Vec<f64>, Vec<f64>, Rotary)>>,
 }
 
 impl Lab {
     pub fn new(state: LabState, notices: Vec<Notice>) -> Self {
         let state = RwSignal::new(state);
         let derived = Memo::new(move |_| state.with(Derived::compute));
+        let vectors = Memo::new(move |_| {
+            derived.with(|d| d.as_ref().ok().map(|d| (d.q.clone(), d.k.clone(), d.rotary.clone())))
+        });
         Self {
             state,
             derived,
             notices: RwSignal::new(notices),
+            vectors,
         }
     }
 

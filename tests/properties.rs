@@ -325,7 +325,7 @@ mod clock_geometry {
 
 mod curves {
     use super::*;
-    use rope_lab::rope::{abel_factor, decay_bound, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode, Stream, seeded_vector};
+    use rope_lab::rope::{abel_factor, cosine_by_distance, decay_bound, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode, Stream, seeded_vector};
 
     proptest! {
         #[test]
@@ -336,6 +336,18 @@ mod curves {
             let direct = rotary.scores(&q, &k, Position::new(m).unwrap(), Position::new(n).unwrap()).unwrap().score;
             let curve = score_by_distance(&rotary, &q, &k, &[(n - m) as f64]);
             assert_score_close(curve[0], direct, &q, &k, 1e-9)?;
+        }
+
+        #[test]
+        fn the_cosine_score_is_the_score_over_the_norms_and_stays_in_range(
+            (p, l, q, k) in setup(), r in 0.0f64..1e5,
+        ) {
+            // Cauchy-Schwarz: rotation keeps |k|, so |q · R(r)k| <= |q||k|.
+            let rotary = Rotary::new(l, &Frequencies::plain(p));
+            let cosine = cosine_by_distance(&rotary, &q, &k, &[r])[0];
+            let score = score_by_distance(&rotary, &q, &k, &[r])[0];
+            prop_assert!(cosine.abs() <= 1.0 + 1e-12);
+            prop_assert!((cosine * norm(&q) * norm(&k) - score).abs() <= 1e-9 * (1.0 + score.abs()));
         }
 
         #[test]
@@ -391,6 +403,8 @@ mod curves {
 
     #[test]
     fn the_q_equals_k_curve_starts_at_one_and_is_the_mean_cosine() {
+        let zero = Rotary::new(Layout::Half, &Frequencies::plain(RopeParams::new(10000.0, 4).unwrap()));
+        assert_eq!(cosine_by_distance(&zero, &[0.0; 4], &[1.0; 4], &[3.0]), vec![0.0]);
         let f = Frequencies::plain(RopeParams::new(10000.0, 128).unwrap());
         let curve = mean_cos_by_distance(&f.inv_freq, &[0.0, 1.0, 100.0]);
         assert_eq!(curve[0], 1.0);

@@ -38,6 +38,15 @@ pub fn score_by_distance(rotary: &Rotary, q: &[f64], k: &[f64], distances: &[f64
         .collect()
 }
 
+/// [`score_by_distance`] divided by |q||k|: the cosine of the angle between q and R(r)k, in
+/// [−1, 1] whatever the vectors' lengths (all zeros for a zero vector).
+pub fn cosine_by_distance(rotary: &Rotary, q: &[f64], k: &[f64], distances: &[f64]) -> Vec<f64> {
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let norms = norm(q) * norm(k);
+    let norms = if norms > 0.0 { norms } else { 1.0 };
+    score_by_distance(rotary, q, k, distances).into_iter().map(|s| s / norms).collect()
+}
+
 /// The score of a vector with itself at distance r, per unit norm: the mean of cos(r θᵢ) over
 /// the planes when every plane carries the same weight (q = k with equal-length pairs).
 pub fn mean_cos_by_distance(inv_freq: &[f64], distances: &[f64]) -> Vec<f64> {

@@ -17,7 +17,7 @@ mod scaling;
 mod sinusoidal;
 
 pub use clock::{wrap_angle, PlaneHands};
-pub use curves::{abel_factor, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode};
+pub use curves::{abel_factor, cosine_by_distance, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode};
 pub use decay::{decay_bound, decay_curve};
 pub use error::{RopeError, VectorName};
 pub use frequency::{turns_within, wavelength};

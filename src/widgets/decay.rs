@@ -8,7 +8,7 @@ use super::readout::Readout;
 use super::{use_dark_mode, use_lab};
 use crate::charts::format::short_number;
 use crate::charts::{draw_decay, ChartStyle, DecayChart};
-use crate::rope::{decay_bound, decay_curve, mean_cos_by_distance, score_by_distance, Frequencies, RopeParams};
+use crate::rope::{cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, Frequencies, RopeParams};
 use crate::state::fmt_list;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -69,12 +69,10 @@ pub fn DecayWidget() -> impl IntoView {
             })
             .collect();
         let (score, q_equals_k) = vectors.with(|v| match v {
-            Some((q, k, rotary)) => {
-                let norms = q.iter().map(|x| x * x).sum::<f64>().sqrt() * k.iter().map(|x| x * x).sum::<f64>().sqrt();
-                let norms = if norms > 0.0 { norms } else { 1.0 };
-                let score = score_by_distance(rotary, q, k, &distances).into_iter().map(|s| s / norms).collect();
-                (score, mean_cos_by_distance(rotary.inv_freq(), &distances))
-            }
+            Some((q, k, rotary)) => (
+                cosine_by_distance(rotary, q, k, &distances),
+                mean_cos_by_distance(rotary.inv_freq(), &distances),
+            ),
             None => (Vec::new(), Vec::new()),
         });
         DecayChart { distances, bound, compare, score, q_equals_k, cursor: None, log_x: log }
@@ -83,9 +81,7 @@ pub fn DecayWidget() -> impl IntoView {
         let r = r.get() as f64;
         vectors.with(|v| {
             v.as_ref().map(|(q, k, rotary)| {
-                let norms = q.iter().map(|x| x * x).sum::<f64>().sqrt() * k.iter().map(|x| x * x).sum::<f64>().sqrt();
-                let score = score_by_distance(rotary, q, k, &[r])[0] / if norms > 0.0 { norms } else { 1.0 };
-                (score, mean_cos_by_distance(rotary.inv_freq(), &[r])[0])
+                (cosine_by_distance(rotary, q, k, &[r])[0], mean_cos_by_distance(rotary.inv_freq(), &[r])[0])
             })
         })
     });

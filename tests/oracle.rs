@@ -1,4 +1,4 @@
-//! The core against values computed outside this project (../shared/oracle/public.json):
+//! The core against values computed outside this project (`tests/fixtures/oracle.json`, see its README):
 //! Hugging Face transformers' ROPE_INIT_FUNCTIONS, its Llama apply_rotary_pos_emb
 //! (rotate_half), Meta's Llama apply_rotary_emb (interleaved), and the RoFormer decay bound.
 #![cfg(not(target_arch = "wasm32"))]
@@ -11,7 +11,7 @@ use serde_json::Value;
 
 fn oracle() -> Value {
     let path = std::env::var("ROPE_ORACLE").unwrap_or_else(|_| {
-        format!("{}/../shared/oracle/public.json", env!("CARGO_MANIFEST_DIR"))
+        format!("{}/tests/fixtures/oracle.json", env!("CARGO_MANIFEST_DIR"))
     });
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read oracle {path}: {e}"));
     serde_json::from_str(&text).expect("oracle is valid JSON")

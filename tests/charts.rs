@@ -1,6 +1,7 @@
 //! The drawing functions rendered natively to SVG with plotters' SVGBackend: the same code
 //! that draws on the page's canvas. Checked for content, and byte for byte against a
-//! snapshot (regenerate with `UPDATE_SNAPSHOTS=1 cargo test --test charts` and look at it).
+//! snapshot through [`assert_snapshot`] (regenerate them all with
+//! `UPDATE_SNAPSHOTS=1 cargo test --test charts`, then open the changed SVGs and look at them).
 //! Natively plotters has no font, so text is checked through a backend that records it.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -11,13 +12,30 @@ use plotters::prelude::*;
 use rope_lab::charts::{draw_decay, ChartStyle, DecayChart};
 use rope_lab::rope::{decay_bound, decay_curve, Frequencies, RopeParams};
 
-fn render(chart: &DecayChart, style: &ChartStyle) -> String {
+/// Whatever `draw` draws on an SVG canvas of `size` pixels, as SVG text.
+fn svg_of(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
     let mut svg = String::new();
     {
-        let area = SVGBackend::with_string(&mut svg, (640, 320)).into_drawing_area();
-        draw_decay(&area, chart, style).expect("the chart draws");
+        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&area);
     }
     svg
+}
+
+/// Compares `svg` byte for byte with `tests/snapshots/<name>`; with `UPDATE_SNAPSHOTS` set in
+/// the environment, writes it there instead (then look at the file before committing it).
+fn assert_snapshot(name: &str, svg: &str) {
+    assert!(!svg.contains("NaN"), "{name} holds a non-finite number");
+    let path = format!("{}/tests/snapshots/{name}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, svg).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).expect("snapshot exists; UPDATE_SNAPSHOTS=1 creates it");
+    assert!(svg == expected, "{name} changed; look at it, then UPDATE_SNAPSHOTS=1 to accept");
+}
+
+fn render(chart: &DecayChart, style: &ChartStyle) -> String {
+    svg_of((640, 320), |area| draw_decay(area, chart, style).expect("the chart draws"))
 }
 
 /// RoFormer's figure 2: d = 128, base 10000, distances 0..=256.
@@ -113,13 +131,7 @@ fn non_finite_or_empty_data_draws_without_panicking() {
 
 #[test]
 fn the_decay_chart_matches_its_snapshot() {
-    let svg = render(&roformer_figure(), &ChartStyle::LIGHT);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/decay-roformer-figure-2.svg");
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(path, &svg).unwrap();
-    }
-    let expected = std::fs::read_to_string(path).expect("snapshot exists; run with UPDATE_SNAPSHOTS=1 to create it");
-    assert!(svg == expected, "the decay chart changed; look at it, then UPDATE_SNAPSHOTS=1 to accept");
+    assert_snapshot("decay-roformer-figure-2.svg", &render(&roformer_figure(), &ChartStyle::LIGHT));
 }
 
 mod clocks {
@@ -127,14 +139,6 @@ mod clocks {
     use rope_lab::charts::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, draw_plane_view, ClockFace, PlaneView};
     use rope_lab::rope::{seeded_vector, wavelength, Layout, PlaneHands, Rotary, Stream};
 
-    fn svg_of(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
-        let mut svg = String::new();
-        {
-            let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-            draw(&area);
-        }
-        svg
-    }
 
     /// The endpoints of every line (polyline) drawn in `colour`.
     fn lines_in(svg: &str, colour: &str) -> Vec<Vec<(f64, f64)>> {
@@ -244,14 +248,8 @@ mod clocks {
             let view = PlaneView { hands: faces[1].hands, relative_angle: 3.0 * 0.1, longest };
             draw_plane_view(area, &view, &ChartStyle::DARK).unwrap();
         });
-        for (name, svg) in [("clocks-d8.svg", clocks), ("plane-view.svg", plane)] {
-            let path = format!("{}/tests/snapshots/{name}", env!("CARGO_MANIFEST_DIR"));
-            if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-                std::fs::write(&path, &svg).unwrap();
-            }
-            let expected = std::fs::read_to_string(&path).expect("snapshot exists; UPDATE_SNAPSHOTS=1 creates it");
-            assert!(svg == expected, "{name} changed; look at it, then UPDATE_SNAPSHOTS=1 to accept");
-        }
+        assert_snapshot("clocks-d8.svg", &clocks);
+        assert_snapshot("plane-view.svg", &plane);
     }
 }
 
@@ -323,12 +321,7 @@ mod frequency_and_heatmap {
     }
 
     fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
-        let mut out = String::new();
-        {
-            let area = SVGBackend::with_string(&mut out, (640, 360)).into_drawing_area();
-            draw(&area);
-        }
-        out
+        svg_of((640, 360), draw)
     }
 }
 
@@ -343,31 +336,15 @@ fn the_frequency_heatmap_and_full_decay_charts_match_their_snapshots() {
     decay.compare = vec![(500000.0, decay.bound.iter().map(|b| b * 1.1).collect())];
     let layout = heatmap_layout(640.0);
     let cases: Vec<(&str, String)> = vec![
-        ("frequencies-d64.svg", {
-            let mut svg = String::new();
-            {
-                let area = SVGBackend::with_string(&mut svg, (640, 320)).into_drawing_area();
-                draw_frequencies(&area, &FrequencyChart { inv_freq, context: 4096.0, selected: Some(2) }, &ChartStyle::LIGHT).unwrap();
-            }
-            svg
-        }),
+        ("frequencies-d64.svg", svg_of((640, 320), |area| {
+            draw_frequencies(area, &FrequencyChart { inv_freq, context: 4096.0, selected: Some(2) }, &ChartStyle::LIGHT).unwrap();
+        })),
         ("decay-full.svg", render(&decay, &ChartStyle::DARK)),
-        ("heatmap-frame.svg", {
-            let mut svg = String::new();
-            {
-                let area = SVGBackend::with_string(&mut svg, (640, layout.height().ceil() as u32)).into_drawing_area();
-                draw_heatmap_frame(&area, &HeatmapFrame { origin: (172, 72), size: 256, limit: 21.5 }, &layout, &ChartStyle::LIGHT).unwrap();
-            }
-            svg
-        }),
+        ("heatmap-frame.svg", svg_of((640, layout.height().ceil() as u32), |area| {
+            draw_heatmap_frame(area, &HeatmapFrame { origin: (172, 72), size: 256, limit: 21.5 }, &layout, &ChartStyle::LIGHT).unwrap();
+        })),
     ];
     for (name, svg) in cases {
-        let path = format!("{}/tests/snapshots/{name}", env!("CARGO_MANIFEST_DIR"));
-        if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-            std::fs::write(&path, &svg).unwrap();
-        }
-        let expected = std::fs::read_to_string(&path).expect("snapshot exists; UPDATE_SNAPSHOTS=1 creates it");
-        assert!(svg == expected, "{name} changed; look at it, then UPDATE_SNAPSHOTS=1 to accept");
-        assert!(!svg.contains("NaN"), "{name}");
+        assert_snapshot(name, &svg);
     }
 }

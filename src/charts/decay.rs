@@ -3,7 +3,7 @@
 //! do: the current q and k, q = k (the mean of cos(rθᵢ)), and random zero-mean q and k (0).
 
 use super::format::short_number;
-use super::ChartStyle;
+use super::{palette, ChartStyle};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -27,7 +27,7 @@ pub struct DecayChart {
 }
 
 /// Shades of the bound's green for compared bases.
-const COMPARE: [RGBColor; 3] = [RGBColor(0, 90, 66), RGBColor(86, 190, 150), RGBColor(120, 120, 120)];
+const COMPARE: [RGBColor; 3] = [palette::COMPARE[0].light, palette::COMPARE[1].light, palette::COMPARE[2].light];
 
 /// Draws `chart` on `area`. The left axis starts at 0 and leaves headroom above the largest
 /// bound (f(0) = (d/2 + 1)/2 is the peak), so no curve is clipped.

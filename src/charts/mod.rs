@@ -8,6 +8,7 @@ pub mod format;
 mod frequencies;
 mod heatmap;
 pub mod painter;
+pub mod palette;
 mod plane;
 
 pub use clocks::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, paint_clock_hands, ClockFace, ClockGrid};
@@ -41,29 +42,23 @@ pub struct ChartStyle {
 }
 
 impl ChartStyle {
-    pub const LIGHT: ChartStyle = ChartStyle {
-        background: RGBColor(255, 255, 255), // the card surface, --surface
-        text: RGBColor(28, 32, 40),
-        grid: RGBColor(222, 226, 232),
-        q: RGBColor(0, 114, 178),
-        k: RGBColor(213, 94, 0),
-        phasor: RGBColor(204, 121, 167),
-        bound: RGBColor(0, 158, 115),
-        cursor: RGBColor(28, 32, 40),
-        scale: 1.0,
-    };
+    /// The colours of the light or the dark theme, from the [`palette`], at scale 1.
+    pub const fn for_theme(dark: bool) -> Self {
+        ChartStyle {
+            background: palette::SURFACE.pick(dark),
+            text: palette::TEXT.pick(dark),
+            grid: palette::GRID.pick(dark),
+            q: palette::Q.pick(dark),
+            k: palette::K.pick(dark),
+            phasor: palette::PHASOR.pick(dark),
+            bound: palette::BOUND.pick(dark),
+            cursor: palette::TEXT.pick(dark),
+            scale: 1.0,
+        }
+    }
 
-    pub const DARK: ChartStyle = ChartStyle {
-        background: RGBColor(26, 29, 36), // the card surface, --surface
-        text: RGBColor(226, 230, 236),
-        grid: RGBColor(52, 58, 68),
-        q: RGBColor(86, 180, 233),
-        k: RGBColor(230, 159, 0),
-        phasor: RGBColor(204, 121, 167),
-        bound: RGBColor(0, 158, 115),
-        cursor: RGBColor(226, 230, 236),
-        scale: 1.0,
-    };
+    pub const LIGHT: ChartStyle = ChartStyle::for_theme(false);
+    pub const DARK: ChartStyle = ChartStyle::for_theme(true);
 
     /// The charts' font at `size` CSS pixels, in the text colour, scaled for the device.
     pub fn font(&self, size: f64) -> TextStyle<'static> {
@@ -74,5 +69,4 @@ impl ChartStyle {
         let scale = if scale.is_finite() && scale > 0.0 { scale.clamp(0.5, 4.0) } else { 1.0 };
         Self { scale, ..self }
     }
-
 }

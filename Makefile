@@ -1,7 +1,7 @@
 # RoPE Lab: two commands.
 #   make serve   build and serve the app at http://127.0.0.1:8080 (HOST=0.0.0.0 for a classroom)
 #   make test    every test: native (math, URL state, charts), in-browser components, end to end
-# Both install whatever is missing first (see ../shared/TOOLCHAIN.md for why these versions).
+# Both install whatever is missing first (the comments below say why these versions).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c

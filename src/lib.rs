@@ -1,6 +1,6 @@
 //! RoPE Lab: an interactive explanation of Rotary Positional Embeddings.
 //!
-//! Four floors, arrows only going down (see `../shared/ARCHITECTURE.md`):
+//! Four floors, arrows only going down (the README's "How it is built"):
 //! [`app`] (the page) -> [`widgets`] (one component each) -> [`charts`] (plotters drawing)
 //! and [`state`] (the URL-backed parameters) -> [`rope`] (the math).
 //!

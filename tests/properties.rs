@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use rope_lab::rope::{
-    check_vector, decay_bound, decay_curve, dot, frequencies, interleaved_to_half, sinusoidal_encoding, Frequencies,
+    check_vector, decay_bound, decay_curve, dot, frequencies, interleaved_to_half, plane_share, sinusoidal_encoding, Frequencies,
     Layout, Position, RopeError, RopeParams, Rotary, ScalingMethod, ScalingParams, VectorName, MAX_BASE, MAX_DIM,
     MAX_POSITION,
 };
@@ -58,11 +58,14 @@ proptest! {
     fn score_equals_the_score_computed_from_the_relative_position(
         (p, l, q, k) in setup(), m in 0..EXACT_RANGE, n in 0..EXACT_RANGE,
     ) {
-        let s = Rotary::new(l, &Frequencies::plain(p))
-            .scores(&q, &k, Position::new(m).unwrap(), Position::new(n).unwrap()).unwrap();
+        let rotary = Rotary::new(l, &Frequencies::plain(p));
+        let s = rotary.scores(&q, &k, Position::new(m).unwrap(), Position::new(n).unwrap()).unwrap();
         assert_score_close(s.score, s.score_relative, &q, &k, 1e-9)?;
-        let total: f64 = s.plane_contributions.iter().sum();
-        assert_score_close(total, s.score, &q, &k, 1e-12)?;
+        // The planes' shares, from their rest products and n - m alone, add up to the score.
+        let total: f64 = (0..p.planes())
+            .map(|i| plane_share(rotary.plane_product(&q, &k, i), rotary.inv_freq()[i], (n - m) as f64))
+            .sum();
+        assert_score_close(total, s.score, &q, &k, 1e-9)?;
     }
 
     #[test]
@@ -272,7 +275,8 @@ mod clock_geometry {
                 prop_assert!((tip_x - s.q_rot[a]).abs() < 1e-9 && (tip_y - s.q_rot[b]).abs() < 1e-9);
                 let (tip_x, tip_y) = (hands.k_length * hands.k_angle.cos(), hands.k_length * hands.k_angle.sin());
                 prop_assert!((tip_x - s.k_rot[a]).abs() < 1e-9 && (tip_y - s.k_rot[b]).abs() < 1e-9);
-                prop_assert!((hands.contribution - s.plane_contributions[plane]).abs() < 1e-9 * (1.0 + hands.q_length * hands.k_length));
+                let rotated_pair = s.q_rot[a] * s.k_rot[a] + s.q_rot[b] * s.k_rot[b];
+                prop_assert!((hands.contribution - rotated_pair).abs() < 1e-9 * (1.0 + hands.q_length * hands.k_length));
                 prop_assert!(hands.between > -PI - 1e-12 && hands.between <= PI + 1e-12);
                 total += hands.contribution;
             }
@@ -366,7 +370,7 @@ mod curves {
             (p, l, q, k) in setup(), m0 in 0i64..10_000, n0 in 0i64..10_000, size in 1usize..24,
         ) {
             let rotary = Rotary::new(l, &Frequencies::plain(p));
-            let cells = score_window(&rotary, &q, &k, (m0, n0), size, HeatmapMode::Rotated, p.base());
+            let cells = score_window(&rotary, &q, &k, (m0, n0), size, HeatmapMode::Rotated, p);
             for row in 0..size {
                 for col in 0..size {
                     let (m, n) = (m0 + row as i64, n0 + col as i64);
@@ -385,7 +389,7 @@ mod curves {
         let p = RopeParams::new(10000.0, 16).unwrap();
         let rotary = Rotary::new(Layout::Interleaved, &Frequencies::plain(p));
         let (q, k) = (seeded_vector(3, Stream::Query, 16), seeded_vector(3, Stream::Key, 16));
-        let cells = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Sinusoidal, 10000.0);
+        let cells = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Sinusoidal, p);
         for row in 0..5 {
             for col in 0..5 {
                 let pe_m = sinusoidal_encoding(p, (40 + row) as f64);
@@ -397,7 +401,7 @@ mod curves {
         }
         // Not Toeplitz: the cross terms depend on m and n alone.
         assert!((cells[0] - cells[6]).abs() > 1e-6);
-        let unrotated = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated, 10000.0);
+        let unrotated = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated, p);
         assert!(unrotated.iter().all(|c| *c == dot(&q, &k)));
     }
 

@@ -1,4 +1,4 @@
-//! The URL contract (../shared/CONTRACT.md): every parameter is read, validated and clamped
+//! The URL contract (the README's "URL parameters"): every parameter is read, validated and clamped
 //! with a notice; nothing a URL holds can break the page or put NaN on it.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -39,10 +39,10 @@ fn valid_values_are_taken_as_given() {
     let s = clean("?base=500000&dim=128&m=100&n=37&layout=half&seed=7&scaling=dynamic&factor=2&orig=8192&seq=16384&r=20&partial=0.5&theme=dark&embed=scores&unknown=1");
     assert_eq!((s.base, s.dim, s.m, s.n, s.layout, s.seed), (500000.0, 128, 100, 37, Layout::Half, 7));
     assert_eq!((s.scaling, s.factor, s.orig, s.seq, s.r, s.partial), (ScalingMethod::Dynamic, Some(2.0), 8192, Some(16384), 20, 0.5));
-    assert_eq!((s.theme, s.embed), (Some(Theme::Dark), Some("scores")));
+    assert_eq!((s.theme, s.embed.as_deref()), (Some(Theme::Dark), Some("scores")));
     let s = clean("range=65536&log=1&compare=500000,1000000&heatmap=sinusoidal&embed=heatmap");
     assert_eq!((s.range, s.log, s.compare.clone()), (65536, true, Some(vec![500000.0, 1000000.0])));
-    assert_eq!((s.heatmap, s.embed), (rope_lab::rope::HeatmapMode::Sinusoidal, Some("heatmap")));
+    assert_eq!((s.heatmap, s.embed.as_deref()), (rope_lab::rope::HeatmapMode::Sinusoidal, Some("heatmap")));
     let s = clean("dim=4&q=1,2,3,4&k=-1.5,0,0,2e-3");
     assert_eq!(s.q, Some(vec![1.0, 2.0, 3.0, 4.0]));
     assert_eq!(s.k, Some(vec![-1.5, 0.0, 0.0, 0.002]));
@@ -90,7 +90,13 @@ fn invalid_values_are_corrected_with_a_notice() {
     assert_eq!(noticed("heatmap=psychedelic", "heatmap").heatmap, rope_lab::rope::HeatmapMode::Rotated);
     assert_eq!(noticed("plane=-2", "plane").plane, 0);
     assert_eq!(clean("dim=128&plane=40").plane, 40);
-    assert_eq!(noticed("embed=nope", "embed").embed, None);
+    // The app knows its widgets: an unknown id is dropped with a notice, a known one kept.
+    let mut unknown = clean("embed=nope");
+    assert!(unknown.check_embed(&["scores", "decay"]).is_some_and(|n| n.param == "embed" && n.message.contains("scores, decay")));
+    assert_eq!(unknown.embed, None);
+    let mut known = clean("embed=decay");
+    assert_eq!((known.check_embed(&["scores", "decay"]), known.embed.as_deref()), (None, Some("decay")));
+    assert_eq!(noticed("embed=%3Cscript%3E", "embed").embed, None);
     assert_eq!(noticed("theme=neon", "theme").theme, None);
 }
 

@@ -6,7 +6,7 @@
 //! resting angle atan2(b, a). The plane's share of q_m · k_n is |q̃||k̃| cos(angle between the
 //! hands), and that angle is (resting angle difference) + (n − m)·θ_i: only n − m matters.
 
-use super::rotate::Rotary;
+use super::rotate::{plane_share, Rotary};
 use std::f64::consts::{PI, TAU};
 
 /// One plane's two hands and what they make.
@@ -22,7 +22,7 @@ pub struct PlaneHands {
     pub k_length: f64,
     /// Angle from q's hand to k's hand, in (−π, π].
     pub between: f64,
-    /// The plane's share of the score: q_length · k_length · cos(between).
+    /// The plane's share of the score, q_length · k_length · cos(between) ([`plane_share`]).
     pub contribution: f64,
     /// How far q's hand has turned from rest, m·θ_i (unwrapped, may exceed 2π).
     pub q_turn: f64,
@@ -67,7 +67,7 @@ impl Rotary {
             k_angle,
             k_length,
             between,
-            contribution: q_length * k_length * between.cos(),
+            contribution: plane_share(self.plane_product(q, k, plane), self.inv_freq().get(plane).copied().unwrap_or(0.0), n - m),
             q_turn,
             k_turn,
         }

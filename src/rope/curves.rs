@@ -2,21 +2,14 @@
 //! charts plot. Each uses the fact that with RoPE the score depends only on n − m, so a curve
 //! or a whole window needs one evaluation per distinct distance.
 
-use super::rotate::Rotary;
+use super::frequency::default_inv_freq;
+use super::params::RopeParams;
+use super::rotate::{dot, plane_share, Rotary};
+use super::sinusoidal::sinusoidal_encoding;
 
-/// One plane's rest-state product q̃ᵢ k̃ᵢ* = (a, b): the score at relative distance r is
-/// Σᵢ a cos(r θᵢ) + b sin(r θᵢ) (from Re[q̃ k̃* e^{i(m−n)θ}] with r = n − m).
+/// Every plane's rest-state product hᵢ = q̃ᵢ·conj(k̃ᵢ) ([`Rotary::plane_product`]).
 fn plane_products(rotary: &Rotary, q: &[f64], k: &[f64]) -> Vec<(f64, f64)> {
-    (0..rotary.planes())
-        .map(|plane| {
-            let (x, y) = rotary.plane_dims(plane);
-            let (qa, qb) = (q.get(x).copied().unwrap_or(0.0), q.get(y).copied().unwrap_or(0.0));
-            let (ka, kb) = (k.get(x).copied().unwrap_or(0.0), k.get(y).copied().unwrap_or(0.0));
-            // Re[(qa + i qb)(ka − i kb) e^{−irθ}] = a cos(rθ) + b sin(rθ), with
-            // a = qa ka + qb kb and b = qb ka − qa kb.
-            (qa * ka + qb * kb, qb * ka - qa * kb)
-        })
-        .collect()
+    (0..rotary.planes()).map(|plane| rotary.plane_product(q, k, plane)).collect()
 }
 
 /// The rotated score q · R(r) k at each relative distance r in `distances` (n − m = r).
@@ -29,10 +22,7 @@ pub fn score_by_distance(rotary: &Rotary, q: &[f64], k: &[f64], distances: &[f64
             products
                 .iter()
                 .zip(rotary.inv_freq())
-                .map(|((a, b), theta)| {
-                    let (sin, cos) = (r * theta).sin_cos();
-                    a * cos + b * sin
-                })
+                .map(|(product, theta)| plane_share(*product, *theta, *r))
                 .sum()
         })
         .collect()
@@ -83,8 +73,35 @@ pub enum HeatmapMode {
     Sinusoidal,
 }
 
+impl HeatmapMode {
+    pub const ALL: [HeatmapMode; 3] = [HeatmapMode::Rotated, HeatmapMode::Unrotated, HeatmapMode::Sinusoidal];
+
+    /// The name used in the URL (`heatmap=`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HeatmapMode::Rotated => "rotated",
+            HeatmapMode::Unrotated => "unrotated",
+            HeatmapMode::Sinusoidal => "sinusoidal",
+        }
+    }
+
+    /// A label for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            HeatmapMode::Rotated => "RoPE (rotated)",
+            HeatmapMode::Unrotated => "no position information",
+            HeatmapMode::Sinusoidal => "sinusoidal encodings added",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|mode| mode.as_str() == name)
+    }
+}
+
 /// Scores for m in `m0..m0+size` (rows) and n in `n0..n0+size` (columns), row-major, computed
-/// from the 2·size − 1 distinct distances (and, for sinusoidal, 2·size encodings).
+/// from the 2·size − 1 distinct distances (and, for sinusoidal, 2·size encodings of `params`,
+/// the base and dimension of the encodings added to q and k).
 pub fn score_window(
     rotary: &Rotary,
     q: &[f64],
@@ -92,56 +109,35 @@ pub fn score_window(
     (m0, n0): (i64, i64),
     size: usize,
     mode: HeatmapMode,
-    base: f64,
+    params: RopeParams,
 ) -> Vec<f64> {
     let size_i = size as i64;
+    // Distance n − m runs from n0 − (m0 + size − 1) to n0 + size − 1 − m0.
+    let first = n0 - (m0 + size_i - 1);
+    let distances: Vec<f64> = (0..2 * size_i - 1).map(|i| (first + i) as f64).collect();
+    let cell = |row: usize, col: usize| ((n0 + col as i64) - (m0 + row as i64) - first) as usize;
     let mut cells = vec![0.0; size * size];
     match mode {
-        HeatmapMode::Unrotated => {
-            let plain: f64 = q.iter().zip(k).map(|(a, b)| a * b).sum();
-            cells.iter_mut().for_each(|c| *c = plain);
-        }
+        HeatmapMode::Unrotated => cells.fill(dot(q, k)),
         HeatmapMode::Rotated => {
-            // distance n − m runs from n0 − (m0 + size − 1) to n0 + size − 1 − m0.
-            let first = n0 - (m0 + size_i - 1);
-            let distances: Vec<f64> = (0..2 * size_i - 1).map(|i| (first + i) as f64).collect();
             let by_distance = score_by_distance(rotary, q, k, &distances);
-            for row in 0..size {
-                for col in 0..size {
-                    let distance = (n0 + col as i64) - (m0 + row as i64);
-                    cells[row * size + col] = by_distance[(distance - first) as usize];
-                }
+            for (i, c) in cells.iter_mut().enumerate() {
+                *c = by_distance[cell(i / size, i % size)];
             }
         }
         HeatmapMode::Sinusoidal => {
-            let dim = q.len();
-            let encode = |p: i64| -> Vec<f64> {
-                let mut out = Vec::with_capacity(dim);
-                for i in 0..dim / 2 {
-                    let theta = (-(2.0 * i as f64 / dim as f64) * base.ln()).exp();
-                    let (sin, cos) = (p as f64 * theta).sin_cos();
-                    out.push(sin);
-                    out.push(cos);
-                }
-                out
-            };
-            let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
-            let rows: Vec<Vec<f64>> = (0..size_i).map(|r| encode(m0 + r)).collect();
-            let cols: Vec<Vec<f64>> = (0..size_i).map(|c| encode(n0 + c)).collect();
+            // (q + PE(m))·(k + PE(n)) = q·k + q·PE(n) + PE(m)·k + PE(m)·PE(n).
+            let encode = |p: i64| sinusoidal_encoding(params, p as f64);
             let plain = dot(q, k);
-            let q_pe: Vec<f64> = cols.iter().map(|pe| dot(q, pe)).collect();
-            let pe_k: Vec<f64> = rows.iter().map(|pe| dot(pe, k)).collect();
-            // PE(m) · PE(n) = Σ cos((m − n) θᵢ): one value per distance.
-            let first = n0 - (m0 + size_i - 1);
-            let thetas: Vec<f64> = (0..dim / 2).map(|i| (-(2.0 * i as f64 / dim as f64) * base.ln()).exp()).collect();
-            let pe_pe: Vec<f64> = (0..2 * size_i - 1)
-                .map(|i| thetas.iter().map(|t| ((first + i) as f64 * t).cos()).sum())
-                .collect();
-            for row in 0..size {
-                for col in 0..size {
-                    let distance = (n0 + col as i64) - (m0 + row as i64);
-                    cells[row * size + col] = plain + q_pe[col] + pe_k[row] + pe_pe[(distance - first) as usize];
-                }
+            let q_pe: Vec<f64> = (0..size_i).map(|c| dot(q, &encode(n0 + c))).collect();
+            let pe_k: Vec<f64> = (0..size_i).map(|r| dot(&encode(m0 + r), k)).collect();
+            // PE(m)·PE(n) = Σᵢ cos((n − m)θᵢ): one value per distance.
+            let planes = params.planes() as f64;
+            let theta = default_inv_freq(params.base().ln(), params.dim(), params.planes());
+            let pe_pe: Vec<f64> = mean_cos_by_distance(&theta, &distances).into_iter().map(|c| c * planes).collect();
+            for (i, c) in cells.iter_mut().enumerate() {
+                let (row, col) = (i / size, i % size);
+                *c = plain + q_pe[col] + pe_k[row] + pe_pe[cell(row, col)];
             }
         }
     }

@@ -1,6 +1,24 @@
-//! Per-plane quantities derived from the inverse frequencies.
+//! Per-plane frequencies: θᵢ itself and what follows from it (wavelength, turns).
+//!
+//! θᵢ = base^(−2i/d) is computed here and nowhere else: RoFormer eq. 15, the same frequencies
+//! as the sinusoidal encoding of Vaswani et al. 2017 (section 3.5), and transformers
+//! `_compute_default_rope_parameters`.
 
 use std::f64::consts::TAU;
+
+/// θᵢ = base^(−2i/dim) for i in `0..planes`, from ln(base) so that a huge NTK-adjusted base
+/// cannot overflow. Plane 0 is exactly 1 for every base.
+pub fn default_inv_freq(ln_base: f64, dim: usize, planes: usize) -> Vec<f64> {
+    (0..planes)
+        .map(|i| {
+            if i == 0 {
+                1.0
+            } else {
+                (-(2.0 * i as f64 / dim as f64) * ln_base).exp()
+            }
+        })
+        .collect()
+}
 
 /// The wavelength of a plane in tokens: how far apart two positions are when the plane has
 /// turned once, 2*pi/theta_i = 2*pi*base^(2i/d) for plain RoPE. `None` for a plane that does

@@ -20,9 +20,12 @@ pub use clock::{wrap_angle, PlaneHands};
 pub use curves::{abel_factor, cosine_by_distance, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode};
 pub use decay::{decay_bound, decay_curve};
 pub use error::{RopeError, VectorName};
-pub use frequency::{turns_within, wavelength};
-pub use params::{check_vector, Position, RopeParams, MAX_BASE, MAX_DIM, MAX_POSITION};
+pub use frequency::{default_inv_freq, turns_within, wavelength};
+pub use params::{check_vector, Position, RopeParams, DEFAULT_BASE, MAX_BASE, MAX_DIM, MAX_POSITION};
 pub use random::{seeded_vector, SplitMix64, Stream};
-pub use rotate::{dot, interleaved_to_half, Layout, Rotary, Scores};
-pub use scaling::{frequencies, rotary_dim, Frequencies, ScalingMethod, ScalingParams, MIN_PLANE_FACTOR};
+pub use rotate::{dot, interleaved_to_half, plane_share, Layout, Rotary, Scores};
+pub use scaling::{
+    frequencies, Frequencies, ScalingMethod, ScalingParams, DEFAULT_BETA_FAST, DEFAULT_BETA_SLOW, DEFAULT_HIGH_FREQ_FACTOR,
+    DEFAULT_LOW_FREQ_FACTOR, DEFAULT_ORIGINAL_CONTEXT, MIN_PLANE_FACTOR,
+};
 pub use sinusoidal::sinusoidal_encoding;

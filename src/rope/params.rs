@@ -3,6 +3,8 @@
 
 use super::error::{RopeError, VectorName};
 
+/// The base of RoFormer, Llama 1 and 2 and the sinusoidal encoding (Vaswani et al. 2017).
+pub const DEFAULT_BASE: f64 = 10_000.0;
 /// Largest head dimension the lab accepts (d/2 = 512 planes).
 pub const MAX_DIM: usize = 1024;
 /// Largest base (theta) the lab accepts.

@@ -100,6 +100,16 @@ impl Rotary {
         self.inv_freq.get(plane).map_or(0.0, |f| position * f)
     }
 
+    /// Plane `plane`'s pairs of q and k at rest as complex numbers q̃ = a + ib, k̃ = c + id, and
+    /// their product h = q̃·conj(k̃) = (ac + bd) + i(bc − ad): everything the plane adds to any
+    /// score (RoFormer section 3.4.3 calls it hᵢ). Missing entries count as 0.
+    pub fn plane_product(&self, q: &[f64], k: &[f64], plane: usize) -> (f64, f64) {
+        let (x, y) = self.plane_dims(plane);
+        let pair = |v: &[f64]| (v.get(x).copied().unwrap_or(0.0), v.get(y).copied().unwrap_or(0.0));
+        let ((qa, qb), (ka, kb)) = (pair(q), pair(k));
+        (qa * ka + qb * kb, qb * ka - qa * kb)
+    }
+
     /// `x` rotated to `position`: each plane (a, b) becomes
     /// (a cos - b sin, a sin + b cos) with angle position * theta_i.
     pub fn rotate(&self, vector: VectorName, x: &[f64], position: i64) -> Result<Vec<f64>, RopeError> {
@@ -122,19 +132,12 @@ impl Rotary {
         // The relative way: q . R(n - m) k, RoFormer eq. 16.
         let k_relative = self.rotate(VectorName::Key, k, m.distance_to(n))?;
         let score_relative = dot(q, &k_relative);
-        let plane_contributions = (0..self.planes())
-            .map(|plane| {
-                let (a, b) = self.plane_dims(plane);
-                q_rot[a] * k_rot[a] + q_rot[b] * k_rot[b]
-            })
-            .collect();
         Ok(Scores {
             score,
             score_relative,
             score_unrotated: dot(q, k),
             q_rot,
             k_rot,
-            plane_contributions,
         })
     }
 }
@@ -150,8 +153,6 @@ pub struct Scores {
     pub score_unrotated: f64,
     pub q_rot: Vec<f64>,
     pub k_rot: Vec<f64>,
-    /// Each plane's share of `score`; they sum to it.
-    pub plane_contributions: Vec<f64>,
 }
 
 /// The plain dot product of two equally long slices.
@@ -172,4 +173,13 @@ pub fn interleaved_to_half(x: &[f64]) -> Vec<f64> {
         out[i + half] = x[2 * i + 1];
     }
     out
+}
+
+/// A plane's share of the score when k sits `distance` = n − m tokens after q:
+/// Re[h·e^{−i·distance·θ}] = h.re·cos(distance·θ) + h.im·sin(distance·θ), with h from
+/// [`Rotary::plane_product`] (RoFormer eq. 12–16: only n − m is left). The shares of all planes
+/// add up to the score.
+pub fn plane_share(product: (f64, f64), theta: f64, distance: f64) -> f64 {
+    let (sin, cos) = (distance * theta).sin_cos();
+    product.0 * cos + product.1 * sin
 }

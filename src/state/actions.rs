@@ -1,0 +1,61 @@
+//! What a reader does to the state beyond setting one parameter, as domain methods (like
+//! todomvc's `Todos::add`): shift both positions, draw new vectors, make k equal q.
+
+use super::{Change, LabState, Notice, Notes};
+use crate::rope::MAX_POSITION;
+
+impl LabState {
+    /// Moves m (and n too when `both`) by `by` tokens; false, and nothing moves, if that would
+    /// leave 0..=MAX_POSITION.
+    pub fn shift_positions(&mut self, by: i64, both: bool) -> bool {
+        let (m, n) = (self.m.saturating_add(by), if both { self.n.saturating_add(by) } else { self.n });
+        let valid = |p: i64| (0..=MAX_POSITION).contains(&p);
+        if !valid(m) || !valid(n) {
+            return false;
+        }
+        (self.m, self.n) = (m, n);
+        true
+    }
+
+    /// Places the query at m and the key at n at once (a click on the heatmap).
+    pub fn move_to(&mut self, m: i64, n: i64) -> Vec<Notice> {
+        self.apply_all([Change::M(m), Change::N(n)])
+    }
+
+    /// Several changes validated together, then the invariants between them restored once.
+    pub fn apply_all(&mut self, changes: impl IntoIterator<Item = Change>) -> Vec<Notice> {
+        let mut notes = Notes::default();
+        for change in changes {
+            self.apply_into(change, &mut notes);
+        }
+        self.normalize_into(&mut notes);
+        notes.0
+    }
+
+    /// A fresh random q and k: the next seed, typed vectors dropped.
+    pub fn redraw_vectors(&mut self) {
+        self.seed = self.seed.wrapping_add(1);
+        self.use_seeded_vectors();
+    }
+
+    /// Back to the vectors drawn from the seed.
+    pub fn use_seeded_vectors(&mut self) {
+        self.q = None;
+        self.k = None;
+    }
+
+    /// k becomes a copy of q: the score of a vector with itself.
+    pub fn key_equals_query(&mut self) {
+        let q = self.query_vector();
+        self.k = Some(q.clone());
+        self.q = Some(q);
+    }
+
+    /// q and k both the unit vector along dimension `dimension` (clamped into the head).
+    pub fn one_hot(&mut self, dimension: usize) {
+        let mut one_hot = vec![0.0; self.dim];
+        one_hot[dimension.min(self.dim - 1)] = 1.0;
+        self.k = Some(one_hot.clone());
+        self.q = Some(one_hot);
+    }
+}

@@ -1,0 +1,201 @@
+//! Typed changes to the state, one variant per parameter, and the one place their values are
+//! validated: whether a value comes from the URL, a text field or a slider, it passes here.
+
+use super::format::fmt_f64;
+use super::notes::Notes;
+use super::{LabState, Theme, MAX_COMPARE, MAX_COMPONENT, MAX_RANGE, MIN_RANGE};
+use crate::rope::{HeatmapMode, Layout, ScalingMethod, MAX_BASE, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR};
+
+/// One change to one parameter. Integers are `i64` so that a negative value can be clamped
+/// with a notice rather than wrap; `None` unsets an optional parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    Base(f64),
+    Dim(i64),
+    M(i64),
+    N(i64),
+    Layout(Layout),
+    Q(Option<Vec<f64>>),
+    K(Option<Vec<f64>>),
+    Seed(u64),
+    Scaling(ScalingMethod),
+    Factor(Option<f64>),
+    Orig(i64),
+    Seq(Option<i64>),
+    BetaFast(f64),
+    BetaSlow(f64),
+    Mscale(Option<f64>),
+    MscaleAllDim(Option<f64>),
+    LowFreq(f64),
+    HighFreq(f64),
+    ShortFactor(Option<Vec<f64>>),
+    LongFactor(Option<Vec<f64>>),
+    Partial(f64),
+    R(i64),
+    Plane(i64),
+    Range(i64),
+    Log(bool),
+    Compare(Option<Vec<f64>>),
+    Heatmap(HeatmapMode),
+    Embed(Option<String>),
+    Theme(Option<Theme>),
+}
+
+/// A query or key vector: entries clamped to ±MAX_COMPONENT; a non-finite one drops the vector.
+fn vector(name: &'static str, values: Option<Vec<f64>>, notes: &mut Notes) -> Option<Vec<f64>> {
+    let mut values = values?;
+    if values.iter().any(|v| !v.is_finite()) {
+        notes.add(name, format!("{name} has an entry that is not a finite number; drawing {name} from the seed"));
+        return None;
+    }
+    if values.iter().any(|v| v.abs() > MAX_COMPONENT) {
+        notes.add(name, format!("{name}: entries larger than {MAX_COMPONENT:e} in magnitude were clamped to it"));
+        values.iter_mut().for_each(|v| *v = v.clamp(-MAX_COMPONENT, MAX_COMPONENT));
+    }
+    Some(values)
+}
+
+impl LabState {
+    /// Applies `change`, validating its value; corrections go to `notes`. Call
+    /// [`LabState::normalize_into`] after a batch, since parameters constrain each other.
+    pub(super) fn apply_into(&mut self, change: Change, notes: &mut Notes) {
+        let position = |name, v, notes: &mut Notes| notes.clamp_i64(name, v, 0, MAX_POSITION);
+        match change {
+            Change::Base(v) => {
+                let valid = notes.check("base", v, v > 1.0, "must be greater than 1", self.base);
+                self.base = notes.clamp_f64("base", valid, 1.0, MAX_BASE);
+            }
+            Change::Dim(v) => {
+                let mut dim = notes.clamp_i64("dim", v, 2, MAX_DIM as i64);
+                if dim % 2 != 0 {
+                    let even = if dim < MAX_DIM as i64 { dim + 1 } else { dim - 1 };
+                    notes.add("dim", format!("dim {dim} is odd (RoPE rotates pairs); using {even}"));
+                    dim = even;
+                }
+                self.dim = dim as usize;
+            }
+            Change::M(v) => self.m = position("m", v, notes),
+            Change::N(v) => self.n = position("n", v, notes),
+            Change::R(v) => self.r = position("r", v, notes),
+            // Clamped to the planes of d in `normalize_into`, which knows d.
+            Change::Plane(v) => self.plane = notes.clamp_i64("plane", v, 0, MAX_DIM as i64 / 2 - 1) as usize,
+            Change::Layout(layout) => self.layout = layout,
+            Change::Q(values) => self.q = vector("q", values, notes),
+            Change::K(values) => self.k = vector("k", values, notes),
+            Change::Seed(seed) => self.seed = seed,
+            Change::Scaling(method) => self.scaling = method,
+            Change::Factor(v) => {
+                self.factor = v.map(|v| {
+                    let keep = self.effective_factor();
+                    let valid = notes.check("factor", v, true, "is not a finite number", keep);
+                    notes.clamp_f64("factor", valid, 1.0, f64::MAX)
+                })
+            }
+            Change::Orig(v) => self.orig = notes.clamp_i64("orig", v, 2, i64::MAX) as u64,
+            Change::Seq(v) => self.seq = v.map(|v| notes.clamp_i64("seq", v, 1, i64::MAX) as u64),
+            Change::BetaFast(v) => self.beta_fast = notes.check("beta_fast", v, v > 0.0, "must be greater than 0", self.beta_fast),
+            Change::BetaSlow(v) => self.beta_slow = notes.check("beta_slow", v, v > 0.0, "must be greater than 0", self.beta_slow),
+            Change::LowFreq(v) => self.low_freq = notes.check("low_freq", v, v > 0.0, "must be greater than 0", self.low_freq),
+            Change::HighFreq(v) => self.high_freq = notes.check("high_freq", v, v > 0.0, "must be greater than 0", self.high_freq),
+            Change::Mscale(v) => self.mscale = non_negative("mscale", v, notes),
+            Change::MscaleAllDim(v) => self.mscale_all_dim = non_negative("mscale_all_dim", v, notes),
+            Change::ShortFactor(list) => self.short_factor = list,
+            Change::LongFactor(list) => self.long_factor = list,
+            Change::Partial(v) => {
+                // Values <= 0 are repaired in `normalize_into`, which knows dim.
+                let valid = notes.check("partial", v, true, "is not a finite number", self.partial);
+                self.partial = notes.clamp_f64("partial", valid, f64::NEG_INFINITY, 1.0);
+            }
+            Change::Range(v) => self.range = notes.clamp_i64("range", v, MIN_RANGE as i64, MAX_RANGE as i64) as u64,
+            Change::Log(on) => self.log = on,
+            Change::Compare(bases) => {
+                self.compare = bases.and_then(|mut bases| {
+                    let valid = |b: &f64| *b > 1.0 && *b <= MAX_BASE;
+                    if bases.iter().any(|b| !valid(b)) || bases.len() > MAX_COMPARE {
+                        notes.add(
+                            "compare",
+                            format!("compare takes up to {MAX_COMPARE} bases in (1, 1e9]; keeping the valid ones"),
+                        );
+                        bases.retain(valid);
+                        bases.truncate(MAX_COMPARE);
+                    }
+                    (!bases.is_empty()).then_some(bases)
+                })
+            }
+            Change::Heatmap(mode) => self.heatmap = mode,
+            Change::Embed(id) => self.embed = id,
+            Change::Theme(theme) => self.theme = theme,
+        }
+    }
+
+    /// Restores the invariants between parameters (a new dim invalidates typed vectors and
+    /// per-plane lists, for instance), with a notice for each correction.
+    pub(super) fn normalize_into(&mut self, notes: &mut Notes) {
+        // The selected plane follows d silently: it is a view, not an input value.
+        self.plane = self.plane.min(self.dim / 2 - 1);
+        for (name, vector) in [("q", &mut self.q), ("k", &mut self.k)] {
+            if vector.as_ref().is_some_and(|values| values.len() != self.dim) {
+                let found = vector.as_ref().map_or(0, Vec::len);
+                notes.add(
+                    name,
+                    format!("{name} has {found} numbers but dim is {}; drawing {name} from seed {} instead", self.dim, self.seed),
+                );
+                *vector = None;
+            }
+        }
+
+        if self.scaling.rotary_dim(self.dim, self.partial).is_err() {
+            let rotary = ((self.dim as f64 * self.partial).floor() as usize).max(2) & !1;
+            let fixed = rotary as f64 / self.dim as f64;
+            notes.add(
+                "partial",
+                format!(
+                    "partial {} of dim {} does not rotate a positive even number of dimensions; using {}",
+                    fmt_f64(self.partial),
+                    self.dim,
+                    fmt_f64(fixed)
+                ),
+            );
+            self.partial = fixed;
+        }
+
+        if self.low_freq >= self.high_freq {
+            let defaults = LabState::default();
+            notes.add(
+                "low_freq",
+                format!(
+                    "low_freq {} must be less than high_freq {}; using {} and {}",
+                    fmt_f64(self.low_freq),
+                    fmt_f64(self.high_freq),
+                    fmt_f64(defaults.low_freq),
+                    fmt_f64(defaults.high_freq)
+                ),
+            );
+            self.low_freq = defaults.low_freq;
+            self.high_freq = defaults.high_freq;
+        }
+
+        let rotating_planes = self.scaling.rotary_dim(self.dim, self.partial).unwrap_or(self.dim) / 2;
+        for (name, list) in [("short_factor", &mut self.short_factor), ("long_factor", &mut self.long_factor)] {
+            let fits = |values: &Vec<f64>| values.len() == rotating_planes && values.iter().all(|v| *v >= MIN_PLANE_FACTOR);
+            if list.as_ref().is_some_and(|values| !fits(values)) {
+                notes.add(
+                    name,
+                    format!("{name} needs {rotating_planes} numbers of at least 1e-12 (one per rotating plane); using all 1"),
+                );
+                *list = None;
+            }
+        }
+    }
+}
+
+/// A finite number >= 0, else unset with a notice.
+fn non_negative(name: &'static str, v: Option<f64>, notes: &mut Notes) -> Option<f64> {
+    let v = v?;
+    if v.is_finite() && v >= 0.0 {
+        Some(v)
+    } else {
+        notes.add(name, format!("{name} {} must be a number of at least 0; leaving it unset", fmt_f64(v)));
+        None
+    }
+}

@@ -1,0 +1,119 @@
+//! Notices: what was corrected in the input and why, and the helpers that read text into
+//! values and clamp values into range, each saying so when it changes something.
+
+use super::format::fmt_f64;
+
+/// One correction made to the input, shown to the user in `data-testid="notice"`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// The URL parameter (or field) concerned.
+    pub param: &'static str,
+    /// What was changed and why, in plain words.
+    pub message: String,
+}
+
+/// Collects notices while the state changes.
+#[derive(Debug, Default)]
+pub struct Notes(pub Vec<Notice>);
+
+impl Notes {
+    pub fn add(&mut self, param: &'static str, message: String) {
+        self.0.push(Notice { param, message });
+    }
+
+    /// `v` clamped into `min..=max`, with a notice when that changed it.
+    pub fn clamp_i64(&mut self, param: &'static str, v: i64, min: i64, max: i64) -> i64 {
+        let clamped = v.clamp(min, max);
+        if clamped != v {
+            let bound = if v < min { format!("at least {min}") } else { format!("at most {max}") };
+            self.add(param, format!("{param} {v} is out of range (it must be {bound}); using {clamped}"));
+        }
+        clamped
+    }
+
+    /// `v` clamped into `min..=max`, with a notice when that changed it.
+    pub fn clamp_f64(&mut self, param: &'static str, v: f64, min: f64, max: f64) -> f64 {
+        let clamped = v.clamp(min, max);
+        if clamped != v {
+            let bound = if v < min { format!("at least {}", fmt_f64(min)) } else { format!("at most {}", fmt_f64(max)) };
+            self.add(
+                param,
+                format!("{param} {} is out of range (it must be {bound}); using {}", fmt_f64(v), fmt_f64(clamped)),
+            );
+        }
+        clamped
+    }
+
+    /// `v` if it is finite and `valid`; else a notice that `rule` failed and `keep`.
+    pub fn check(&mut self, param: &'static str, v: f64, valid: bool, rule: &str, keep: f64) -> f64 {
+        if v.is_finite() && valid {
+            v
+        } else {
+            self.add(param, format!("{param} {} {rule}; keeping {}", fmt_f64(v), fmt_f64(keep)));
+            keep
+        }
+    }
+}
+
+/// Reads one parameter's text (from the URL or a text field) into a value of its kind. A
+/// failure is a notice saying what the text was, why it is no value, and what stays in effect.
+pub struct Reader<'a> {
+    pub param: &'static str,
+    pub raw: &'a str,
+    /// The parameter's current text, which stays in effect when `raw` is no value ("" = unset).
+    pub keeping: String,
+    pub notes: &'a mut Notes,
+}
+
+impl Reader<'_> {
+    /// A notice that `raw` is no value of this parameter's kind; nothing changes.
+    pub fn fail<T>(&mut self, reason: &str) -> Option<T> {
+        let keeping = if self.keeping.is_empty() { "leaving it unset".to_string() } else { format!("keeping {}", self.keeping) };
+        self.notes.add(self.param, format!("{} '{}' {reason}; {keeping}", self.param, self.raw));
+        None
+    }
+
+    /// A finite number.
+    pub fn number(&mut self) -> Option<f64> {
+        match self.raw.parse::<f64>() {
+            Ok(v) if v.is_finite() => Some(v),
+            _ => self.fail("is not a finite number"),
+        }
+    }
+
+    /// An integer; a number with a fractional part is rounded to the nearest one, with a notice.
+    pub fn integer(&mut self) -> Option<i64> {
+        if let Ok(v) = self.raw.parse::<i64>() {
+            return Some(v);
+        }
+        let v = self.number()?;
+        let rounded = v.round().clamp(i64::MIN as f64, i64::MAX as f64) as i64;
+        self.notes.add(self.param, format!("{} {} is not an integer; using {rounded}", self.param, self.raw));
+        Some(rounded)
+    }
+
+    /// One of the names `parse` knows; `names` lists them for the notice.
+    pub fn choice<T>(&mut self, parse: fn(&str) -> Option<T>, names: &str) -> Option<T> {
+        match parse(self.raw) {
+            Some(value) => Some(value),
+            None => self.fail(&format!("is not {names}")),
+        }
+    }
+
+    /// A comma-separated list of finite numbers.
+    pub fn list(&mut self) -> Option<Vec<f64>> {
+        let values: Result<Vec<f64>, usize> = self
+            .raw
+            .split(',')
+            .enumerate()
+            .map(|(i, item)| match item.trim().parse::<f64>() {
+                Ok(v) if v.is_finite() => Ok(v),
+                _ => Err(i),
+            })
+            .collect();
+        match values {
+            Ok(values) => Some(values),
+            Err(index) => self.fail(&format!("has an entry ({}) that is not a finite number", index + 1)),
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! The table of URL parameters: for each, its name, how its text becomes a typed [`Change`],
+//! and how the state writes it back. Reading a query string and writing one are loops over
+//! [`ALL`]; adding a parameter is one entry here, one [`Change`] variant and its rule in
+//! `change.rs`. The README's "URL parameters" section documents each one.
+
+use super::change::Change;
+use super::format::{fmt_f64, fmt_list};
+use super::notes::Reader;
+use super::{LabState, Theme};
+use crate::rope::{HeatmapMode, Layout, ScalingMethod};
+
+/// One URL parameter.
+pub struct Param {
+    /// Its name in the URL.
+    pub name: &'static str,
+    /// Its text (from the URL or a field) as a change; `None`, with a notice, when the text is
+    /// no value of its kind.
+    pub parse: fn(&mut Reader) -> Option<Change>,
+    /// Its value as the URL writes it; "" when unset. The URL leaves out every parameter whose
+    /// text equals the default state's, so shared links stay short.
+    pub text: fn(&LabState) -> String,
+}
+
+fn optional(v: Option<f64>) -> String {
+    v.map(fmt_f64).unwrap_or_default()
+}
+
+fn optional_list(v: &Option<Vec<f64>>) -> String {
+    v.as_deref().map(fmt_list).unwrap_or_default()
+}
+
+pub static BASE: Param = Param { name: "base", parse: |r| r.number().map(Change::Base), text: |s| fmt_f64(s.base) };
+pub static DIM: Param = Param { name: "dim", parse: |r| r.integer().map(Change::Dim), text: |s| s.dim.to_string() };
+pub static M: Param = Param { name: "m", parse: |r| r.integer().map(Change::M), text: |s| s.m.to_string() };
+pub static N: Param = Param { name: "n", parse: |r| r.integer().map(Change::N), text: |s| s.n.to_string() };
+pub static LAYOUT: Param = Param {
+    name: "layout",
+    parse: |r| r.choice(Layout::parse, "'interleaved' or 'half'").map(Change::Layout),
+    text: |s| s.layout.as_str().to_string(),
+};
+pub static Q: Param = Param { name: "q", parse: |r| r.list().map(|v| Change::Q(Some(v))), text: |s| optional_list(&s.q) };
+pub static K: Param = Param { name: "k", parse: |r| r.list().map(|v| Change::K(Some(v))), text: |s| optional_list(&s.k) };
+pub static SEED: Param = Param {
+    name: "seed",
+    parse: |r| match r.raw.parse::<u64>() {
+        Ok(seed) => Some(Change::Seed(seed)),
+        Err(_) => r.fail("is not an unsigned integer"),
+    },
+    text: |s| s.seed.to_string(),
+};
+pub static SCALING: Param = Param {
+    name: "scaling",
+    parse: |r| r.choice(ScalingMethod::parse, "a known method").map(Change::Scaling),
+    text: |s| s.scaling.as_str().to_string(),
+};
+pub static FACTOR: Param =
+    Param { name: "factor", parse: |r| r.number().map(|v| Change::Factor(Some(v))), text: |s| optional(s.factor) };
+pub static ORIG: Param = Param { name: "orig", parse: |r| r.integer().map(Change::Orig), text: |s| s.orig.to_string() };
+pub static SEQ: Param = Param {
+    name: "seq",
+    parse: |r| r.integer().map(|v| Change::Seq(Some(v))),
+    text: |s| s.seq.map(|v| v.to_string()).unwrap_or_default(),
+};
+pub static BETA_FAST: Param =
+    Param { name: "beta_fast", parse: |r| r.number().map(Change::BetaFast), text: |s| fmt_f64(s.beta_fast) };
+pub static BETA_SLOW: Param =
+    Param { name: "beta_slow", parse: |r| r.number().map(Change::BetaSlow), text: |s| fmt_f64(s.beta_slow) };
+pub static MSCALE: Param =
+    Param { name: "mscale", parse: |r| r.number().map(|v| Change::Mscale(Some(v))), text: |s| optional(s.mscale) };
+pub static MSCALE_ALL_DIM: Param = Param {
+    name: "mscale_all_dim",
+    parse: |r| r.number().map(|v| Change::MscaleAllDim(Some(v))),
+    text: |s| optional(s.mscale_all_dim),
+};
+pub static LOW_FREQ: Param =
+    Param { name: "low_freq", parse: |r| r.number().map(Change::LowFreq), text: |s| fmt_f64(s.low_freq) };
+pub static HIGH_FREQ: Param =
+    Param { name: "high_freq", parse: |r| r.number().map(Change::HighFreq), text: |s| fmt_f64(s.high_freq) };
+pub static SHORT_FACTOR: Param = Param {
+    name: "short_factor",
+    parse: |r| r.list().map(|v| Change::ShortFactor(Some(v))),
+    text: |s| optional_list(&s.short_factor),
+};
+pub static LONG_FACTOR: Param = Param {
+    name: "long_factor",
+    parse: |r| r.list().map(|v| Change::LongFactor(Some(v))),
+    text: |s| optional_list(&s.long_factor),
+};
+pub static PARTIAL: Param =
+    Param { name: "partial", parse: |r| r.number().map(Change::Partial), text: |s| fmt_f64(s.partial) };
+pub static R: Param = Param { name: "r", parse: |r| r.integer().map(Change::R), text: |s| s.r.to_string() };
+pub static PLANE: Param =
+    Param { name: "plane", parse: |r| r.integer().map(Change::Plane), text: |s| s.plane.to_string() };
+pub static RANGE: Param =
+    Param { name: "range", parse: |r| r.integer().map(Change::Range), text: |s| s.range.to_string() };
+pub static LOG: Param = Param {
+    name: "log",
+    parse: |r| match r.raw {
+        "1" | "true" | "yes" | "on" => Some(Change::Log(true)),
+        "0" | "false" | "no" | "off" | "" => Some(Change::Log(false)),
+        _ => r.fail("is not 1 or 0"),
+    },
+    text: |s| if s.log { "1" } else { "0" }.to_string(),
+};
+pub static COMPARE: Param = Param {
+    name: "compare",
+    parse: |r| r.list().map(|v| Change::Compare(Some(v))),
+    text: |s| optional_list(&s.compare),
+};
+pub static HEATMAP: Param = Param {
+    name: "heatmap",
+    parse: |r| r.choice(HeatmapMode::parse, "rotated, unrotated or sinusoidal").map(Change::Heatmap),
+    text: |s| s.heatmap.as_str().to_string(),
+};
+/// Any well-formed id; the app checks it against its widget registry ([`LabState::check_embed`]).
+pub static EMBED: Param = Param {
+    name: "embed",
+    parse: |r| {
+        let well_formed = !r.raw.is_empty() && r.raw.len() <= 40 && r.raw.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if well_formed { Some(Change::Embed(Some(r.raw.to_string()))) } else { r.fail("is not a widget id") }
+    },
+    text: |s| s.embed.clone().unwrap_or_default(),
+};
+pub static THEME: Param = Param {
+    name: "theme",
+    parse: |r| r.choice(Theme::parse, "'light' or 'dark'").map(|t| Change::Theme(Some(t))),
+    text: |s| s.theme.map(|t| t.as_str().to_string()).unwrap_or_default(),
+};
+
+/// Every parameter, in the order the URL writes them.
+pub static ALL: [&Param; 29] = [
+    &BASE, &DIM, &M, &N, &LAYOUT, &Q, &K, &SEED, &SCALING, &FACTOR, &ORIG, &SEQ, &BETA_FAST, &BETA_SLOW, &MSCALE,
+    &MSCALE_ALL_DIM, &LOW_FREQ, &HIGH_FREQ, &SHORT_FACTOR, &LONG_FACTOR, &PARTIAL, &R, &PLANE, &RANGE, &LOG, &COMPARE,
+    &HEATMAP, &EMBED, &THEME,
+];
+
+/// The parameter called `name` in the URL.
+pub fn named(name: &str) -> Option<&'static Param> {
+    ALL.iter().copied().find(|p| p.name == name)
+}

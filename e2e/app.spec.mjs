@@ -131,6 +131,22 @@ for (const [query, says] of BAD_URLS) {
   });
 }
 
+// The full page shows the widget registry in order; every id it shows must embed alone.
+test('every widget of the page embeds alone under its id', async ({ page }) => {
+  await open(page);
+  const ids = await page.locator('.widgets > [data-widget]').evaluateAll((els) => els.map((e) => e.dataset.widget));
+  expect(ids).toEqual(expect.arrayContaining(['clocks', 'frequencies', 'decay', 'heatmap', 'scores']));
+  for (const id of ids) {
+    await page.goto(`/?embed=${id}&dim=16`);
+    const widget = page.locator(`[data-widget="${id}"]`);
+    await expect(widget).toBeVisible();
+    await expect(widget.locator('[data-testid]').first()).toBeAttached();
+    await expect(page.locator('[data-widget]')).toHaveCount(1);
+    await expect(page.locator('h1, header, footer')).toHaveCount(0);
+    await expect(page.getByTestId('notice')).toHaveCount(0);
+  }
+});
+
 test('embed=scores shows the widget alone and tells the host its height', async ({ page }) => {
   await page.goto('/?embed=scores&m=40&n=10');
   await expect(page.locator('[data-widget="scores"]')).toBeVisible();

@@ -78,14 +78,6 @@ test('each chart exports its data as CSV and its picture as PNG', async ({ page 
   }
 });
 
-for (const id of ['frequencies', 'heatmap']) {
-  test(`embed=${id} shows that chart alone`, async ({ page }) => {
-    await page.goto(`/?embed=${id}&dim=32`);
-    await expect(page.locator(`[data-widget="${id}"] canvas`)).toBeVisible();
-    await expect(page.locator('h1, header, footer, [data-widget="clocks"]')).toHaveCount(0);
-  });
-}
-
 for (const [width, label] of [[1280, 'desktop'], [390, 'phone']]) {
   for (const theme of ['light', 'dark']) {
     test(`chart screenshots, ${label}, ${theme}`, async ({ page }) => {

@@ -37,6 +37,20 @@ test('shift both, by button and by key, turns the hands but keeps the score to 1
   await page.locator('body').press('[');
   await expect.poll(() => m(page)).toBe(11);
   expect(close(await value(page, 'score'), score, 1e-9)).toBe(true);
+  // The keys are the page's: they work with focus on a slider, a menu or a checkbox too ...
+  await page.getByRole('slider', { name: /dimension/i }).press(']');
+  await expect.poll(() => m(page)).toBe(12);
+  await page.getByLabel('layout').press(']');
+  await expect.poll(() => m(page)).toBe(13);
+  await page.getByRole('checkbox', { name: /log scale/ }).press('[');
+  await expect.poll(() => m(page)).toBe(12);
+  expect(await n(page)).toBe(9);
+  // ... but not while typing in a text field.
+  await page.getByLabel('m, exact').press(']');
+  await page.getByLabel(/^q \(comma-separated/).press('[');
+  await page.waitForTimeout(100);
+  expect(await m(page)).toBe(12);
+  expect(close(await value(page, 'score'), score, 1e-9)).toBe(true);
   // Moving m alone changes it.
   await page.getByRole('slider', { name: /query position/i }).press('ArrowRight');
   await expect.poll(async () => close(await value(page, 'score'), score, 1e-9)).toBe(false);

@@ -14,7 +14,7 @@ use web_sys::{HtmlCanvasElement, HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const ORACLE: &str = include_str!("../../shared/oracle/public.json");
+const ORACLE: &str = include_str!("fixtures/oracle.json");
 
 /// A fresh container in the test page.
 fn container() -> HtmlElement {
@@ -161,6 +161,29 @@ async fn the_decay_chart_draws_its_curve() {
     let curve_pixels = pixels.chunks(4).filter(|p| p[0] == 0 && p[1] == 158 && p[2] == 115).count();
     assert!(curve_pixels > 50, "only {curve_pixels} pixels of the curve's colour");
     drop(handle);
+}
+
+/// Every widget the registry lists mounts alone, carries its id and its title, and shows a
+/// readable value (a `data-testid`): what `embed=<id>` relies on.
+#[wasm_bindgen_test]
+async fn every_registered_widget_mounts_alone_under_its_id() {
+    use rope_lab::widgets::registry::WIDGETS;
+    let ids: Vec<&str> = WIDGETS.iter().map(|w| w.id).collect();
+    assert_eq!(ids.len(), ids.iter().collect::<std::collections::HashSet<_>>().len(), "ids repeat: {ids:?}");
+    for widget in &WIDGETS {
+        let root = container();
+        let view = widget.view;
+        let handle = leptos::mount::mount_to(root.clone(), move || view());
+        settle().await;
+        let card = root
+            .query_selector(&format!("[data-widget='{}']", widget.id))
+            .unwrap()
+            .unwrap_or_else(|| panic!("{} has no data-widget", widget.id));
+        let heading = card.query_selector("h2").unwrap().and_then(|h| h.text_content()).unwrap_or_default();
+        assert_eq!(heading, widget.title, "{}", widget.id);
+        assert!(card.query_selector("[data-testid]").unwrap().is_some(), "{} shows no readable value", widget.id);
+        drop(handle);
+    }
 }
 
 mod clocks {

@@ -1,6 +1,7 @@
 //! The few places the app touches the browser directly: the address bar, the colour scheme,
 //! and messages to an embedding page.
 
+use crate::widgets::size::observe_size;
 use crate::widgets::Lab;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -66,36 +67,21 @@ pub fn sync_url_with(lab: Lab) {
 }
 
 /// Posts `{ type: "rope-lab:resize", widget, height }` to the embedding page whenever the
-/// height of `root` changes, so the host can size its iframe.
+/// height of `root` changes (its ResizeObserver says so), so the host can size its iframe.
 pub fn post_height_on_resize(root: NodeRef<leptos::html::Main>, widget: &'static str) {
     let last_height = StoredValue::new(0i32);
-    Effect::new(move |_| {
-        let Some(element) = root.get() else { return };
-        let post = move |height: f64| {
-            let height = height.ceil() as i32;
-            if height == last_height.get_value() {
-                return;
-            }
-            last_height.set_value(height);
-            let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"type".into(), &"rope-lab:resize".into());
-            let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.into());
-            let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
-            if let Ok(Some(parent)) = window().parent() {
-                let _ = parent.post_message(&message, "*");
-            }
-        };
-        let target: web_sys::Element = element.clone().into();
-        post(target.get_bounding_client_rect().height());
-        let on_resize = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
-            if let Ok(entry) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
-                post(entry.target().get_bounding_client_rect().height());
-            }
-        });
-        if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
-            observer.observe(&target);
-            // The observer lives as long as the embedded page.
-            on_resize.forget();
+    observe_size(root, move |_, height| {
+        let height = height.ceil() as i32;
+        if height == last_height.get_value() {
+            return;
+        }
+        last_height.set_value(height);
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"type".into(), &"rope-lab:resize".into());
+        let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.into());
+        let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+        if let Ok(Some(parent)) = window().parent() {
+            let _ = parent.post_message(&message, "*");
         }
     });
 }

@@ -1,23 +1,22 @@
 //! The page: reads the URL once into the shared state, keeps the URL following it, applies
-//! the theme, and shows either the whole lab or, with `embed=<id>`, one widget alone.
+//! the theme and the page-wide shortcuts, and shows either every widget of the registry or,
+//! with `embed=<id>`, one widget alone.
 
 mod browser;
+mod shortcuts;
 
-use crate::state::{LabState, Theme};
-use crate::widgets::clocks::ClocksWidget;
+use crate::state::{Change, LabState, Theme};
 use crate::widgets::controls::Controls;
-use crate::widgets::decay::DecayWidget;
-use crate::widgets::frequencies::FrequenciesWidget;
-use crate::widgets::heatmap::HeatmapWidget;
-use crate::widgets::scores::ScoresWidget;
+use crate::widgets::registry::{self, FullPage, Widget};
 use crate::widgets::{DarkMode, Lab};
 use leptos::prelude::*;
 
 /// RoPE Lab.
 #[component]
 pub fn App() -> impl IntoView {
-    let parsed = LabState::from_query(&browser::query_string());
-    let embed = parsed.state.embed;
+    let mut parsed = LabState::from_query(&browser::query_string());
+    parsed.notices.extend(parsed.state.check_embed(&registry::ids()));
+    let embed = parsed.state.embed.as_deref().and_then(registry::find);
     let lab = Lab::new(parsed.state, parsed.notices);
     provide_context(lab);
 
@@ -30,16 +29,18 @@ pub fn App() -> impl IntoView {
     provide_context(DarkMode(dark.into()));
     Effect::new(move |_| browser::set_document_theme(dark.get()));
     browser::sync_url_with(lab);
+    shortcuts::use_page_shortcuts(lab);
 
     match embed {
-        Some(id) => view! { <Embed id /> }.into_any(),
-        None => view! { <FullPage /> }.into_any(),
+        Some(widget) => view! { <Embed widget /> }.into_any(),
+        None => view! { <Page /> }.into_any(),
     }
 }
 
-/// The whole lab: header, controls, every widget, footer.
+/// The whole lab: header, controls, every widget of the registry, footer.
 #[component]
-fn FullPage() -> impl IntoView {
+fn Page() -> impl IntoView {
+    provide_context(FullPage);
     view! {
         <a class="skip-link" href="#main">"Skip to the lab"</a>
         <header class="site-header">
@@ -63,11 +64,7 @@ fn FullPage() -> impl IntoView {
                     <Controls />
                 </aside>
                 <div class="widgets">
-                    <ClocksWidget />
-                    <FrequenciesWidget />
-                    <DecayWidget />
-                    <HeatmapWidget />
-                    <ScoresWidget without_scores=true />
+                    {registry::WIDGETS.iter().map(|widget| (widget.view)()).collect_view()}
                 </div>
             </div>
         </main>
@@ -84,16 +81,9 @@ fn FullPage() -> impl IntoView {
 /// One widget alone for an iframe: its controls and the widget, no header or footer, and the
 /// content height posted to the host page whenever it changes.
 #[component]
-fn Embed(id: &'static str) -> impl IntoView {
+fn Embed(widget: &'static Widget) -> impl IntoView {
     let root = NodeRef::<leptos::html::Main>::new();
-    browser::post_height_on_resize(root, id);
-    let widget = match id {
-        "clocks" => view! { <ClocksWidget /> }.into_any(),
-        "decay" => view! { <DecayWidget /> }.into_any(),
-        "frequencies" => view! { <FrequenciesWidget /> }.into_any(),
-        "heatmap" => view! { <HeatmapWidget /> }.into_any(),
-        _ => view! { <ScoresWidget /> }.into_any(),
-    };
+    browser::post_height_on_resize(root, widget.id);
     view! {
         <main class="embed" node_ref=root>
             <Notices />
@@ -101,7 +91,7 @@ fn Embed(id: &'static str) -> impl IntoView {
                 <summary>"Parameters"</summary>
                 <Controls />
             </details>
-            {widget}
+            {(widget.view)()}
         </main>
     }
 }
@@ -136,7 +126,10 @@ fn ThemeToggle() -> impl IntoView {
             type="button"
             class="theme-toggle"
             aria-pressed=move || dark.get().to_string()
-            on:click=move |_| lab.set("theme", if dark.get_untracked() { "light" } else { "dark" })
+            on:click=move |_| {
+                let theme = if dark.get_untracked() { Theme::Light } else { Theme::Dark };
+                lab.apply(Change::Theme(Some(theme)));
+            }
         >
             "Dark theme"
         </button>

@@ -1,10 +1,10 @@
 //! Drawing on a `<canvas>`: sharp on HiDPI screens, redrawn at most once per animation frame
-//! however many signals change in between, and again when the window resizes. Charts draw
+//! however many signals change in between, and again when the canvas resizes. Charts draw
 //! through plotters' canvas backend; scenes of many small shapes through [`CanvasPainter`]
 //! inside [`use_canvas_frames`].
 
+use super::size::use_element_size;
 use crate::charts::painter::Painter;
-use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
@@ -13,54 +13,62 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+/// A canvas' size when it is drawn: CSS pixels (for layout and hit tests) and the device
+/// pixel ratio that turns them into backing pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CanvasSize {
+    pub width: f64,
+    pub height: f64,
+    pub ratio: f64,
+}
+
 /// Redraws `canvas` with plotters whenever the signals read by `data` change; its height comes
-/// from CSS.
-pub fn use_canvas_chart<D, F, G>(canvas: NodeRef<Canvas>, data: F, draw: G)
+/// from CSS. Returns the canvas' CSS size as its ResizeObserver reports it.
+pub fn use_canvas_chart<D, F, G>(canvas: NodeRef<Canvas>, data: F, draw: G) -> ReadSignal<(f64, f64)>
 where
     D: 'static,
     F: Fn() -> D + 'static,
     G: Fn(&DrawingArea<CanvasBackend, Shift>, &D, f64) + 'static,
 {
-    use_sized_canvas_chart(canvas, data, |_, _| None, draw);
+    use_sized_canvas_chart(canvas, data, |_, _| None, draw)
 }
 
 /// [`use_canvas_chart`] for a chart whose height follows from its width and data (a grid of
 /// clock faces): `height(css_width, data)` returns the CSS height to give the canvas, if any.
-pub fn use_sized_canvas_chart<D, F, H, G>(canvas: NodeRef<Canvas>, data: F, height: H, draw: G)
+pub fn use_sized_canvas_chart<D, F, H, G>(canvas: NodeRef<Canvas>, data: F, height: H, draw: G) -> ReadSignal<(f64, f64)>
 where
     D: 'static,
     F: Fn() -> D + 'static,
     H: Fn(f64, &D) -> Option<f64> + 'static,
     G: Fn(&DrawingArea<CanvasBackend, Shift>, &D, f64) + 'static,
 {
-    use_canvas_frames(canvas, data, height, move |element, d, ratio| {
+    use_canvas_frames(canvas, data, height, move |element, d, size| {
         if let Some(backend) = CanvasBackend::with_canvas_object(element.clone()) {
-            draw(&backend.into_drawing_area(), d, ratio);
+            draw(&backend.into_drawing_area(), d, size.ratio);
         }
-    });
+    })
 }
 
 /// The scheduling shared by every canvas: `data` runs in a reactive effect (its reads are
 /// tracked); at the next animation frame the canvas is sized to its CSS size times the device
 /// pixel ratio (only when that changes, since sizing clears it), cleared, and `render` draws
-/// the latest data. `height(css_width, data)` may set the CSS height first.
-pub fn use_canvas_frames<D, F, H, R>(canvas: NodeRef<Canvas>, data: F, height: H, render: R)
+/// the latest data. `height(css_width, data)` may set the CSS height first. The CSS size comes
+/// from a ResizeObserver (returned), so no frame reads layout.
+pub fn use_canvas_frames<D, F, H, R>(canvas: NodeRef<Canvas>, data: F, height: H, render: R) -> ReadSignal<(f64, f64)>
 where
     D: 'static,
     F: Fn() -> D + 'static,
     H: Fn(f64, &D) -> Option<f64> + 'static,
-    R: Fn(&HtmlCanvasElement, &D, f64) + 'static,
+    R: Fn(&HtmlCanvasElement, &D, CanvasSize) + 'static,
 {
     let latest = StoredValue::new_local(None::<D>);
     let height = StoredValue::new_local(height);
     let render = StoredValue::new_local(render);
     let frame_pending = StoredValue::new(false);
-    let resized = RwSignal::new(0u32);
-    let listener = window_event_listener(ev::resize, move |_| resized.update(|n| *n = n.wrapping_add(1)));
-    on_cleanup(move || listener.remove());
+    let css_size = use_element_size(canvas);
 
     Effect::new(move |_| {
-        resized.track();
+        css_size.track();
         latest.set_value(Some(data()));
         // Reading the node ref also re-runs this effect once the canvas is mounted.
         if canvas.get().is_none() || frame_pending.get_value() {
@@ -71,23 +79,25 @@ where
             if frame_pending.try_set_value(false).is_some() {
                 return; // the component is gone
             }
-            let Some(element) = canvas.get_untracked() else { return };
+            let (Some(element), Some((css_width, css_height))) = (canvas.get_untracked(), css_size.try_get_untracked())
+            else {
+                return;
+            };
             let ratio = window().device_pixel_ratio();
             let ratio = if ratio.is_finite() && ratio > 0.0 { ratio } else { 1.0 };
-            let wanted = latest.with_value(|d| {
-                d.as_ref().and_then(|d| height.with_value(|h| h(element.client_width() as f64, d)))
-            });
+            let wanted = latest.with_value(|d| d.as_ref().and_then(|d| height.with_value(|h| h(css_width, d))));
             if let Some(wanted) = wanted.filter(|h| h.is_finite() && *h > 0.0) {
-                if (element.client_height() as f64 - wanted).abs() >= 1.0 {
+                if (css_height - wanted.ceil()).abs() >= 1.0 {
+                    // The observer reports the new height and this runs again with it.
                     let _ = web_sys::HtmlElement::style(&element).set_property("height", &format!("{}px", wanted.ceil()));
+                    return;
                 }
             }
-            let (css_width, css_height) = (element.client_width(), element.client_height());
-            if css_width <= 0 || css_height <= 0 {
+            if css_width <= 0.0 || css_height <= 0.0 {
                 return;
             }
-            let width = (css_width as f64 * ratio).round() as u32;
-            let height = (css_height as f64 * ratio).round() as u32;
+            let width = (css_width * ratio).round() as u32;
+            let height = (css_height * ratio).round() as u32;
             if element.width() != width {
                 element.set_width(width);
             }
@@ -98,13 +108,15 @@ where
             if let Some(context) = context_2d(&element) {
                 context.clear_rect(0.0, 0.0, width as f64, height as f64);
             }
+            let size = CanvasSize { width: css_width, height: css_height, ratio };
             latest.with_value(|d| {
                 if let Some(d) = d {
-                    render.with_value(|render| render(&element, d, ratio));
+                    render.with_value(|render| render(&element, d, size));
                 }
             });
         });
     });
+    css_size
 }
 
 /// The canvas' 2D context.

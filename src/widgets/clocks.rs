@@ -5,19 +5,20 @@
 
 use super::animation::{prefers_reduced_motion, use_animation_frames};
 use super::canvas::{use_canvas_chart, use_canvas_frames, use_sized_canvas_chart, CanvasPainter};
+use super::card::WidgetCard;
 use super::plane_detail::PlaneDetail;
 use super::scores::ScoreReadouts;
 use super::tokens::TokenStrip;
 use super::vector_editor::VectorEditor;
-use super::{use_dark_mode, use_lab, Lab};
+use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
-use crate::charts::{clock_grid, draw_clock_faces, draw_contributions, paint_clock_hands, ChartStyle, ClockFace};
-use crate::rope::{wavelength, MAX_POSITION};
+use crate::charts::{clock_grid, draw_clock_faces, draw_contributions, paint_clock_hands, ClockFace};
+use crate::rope::wavelength;
+use crate::state::{param, Change};
 use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::time::Duration;
-use wasm_bindgen::JsCast;
 
 /// What the play button animates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,27 +29,11 @@ enum Animate {
     Both,
 }
 
-/// Moves m (and n too when `both`) by `by` tokens; false, and nothing moves, if that would
-/// leave 0..=MAX_POSITION.
-fn shift_positions(lab: Lab, by: i64, both: bool) -> bool {
-    let (m, n) = lab.state.with_untracked(|s| (s.m, s.n));
-    let (m, n) = (m + by, if both { n + by } else { n });
-    let valid = |p: i64| (0..=MAX_POSITION).contains(&p);
-    if !valid(m) || !valid(n) {
-        return false;
-    }
-    lab.update(|s| {
-        s.m = m;
-        s.n = n;
-    });
-    true
-}
-
 /// The rotation lab.
 #[component]
 pub fn ClocksWidget() -> impl IntoView {
     let lab = use_lab();
-    let dark = use_dark_mode();
+    let style = use_chart_style();
     let reduced_motion = prefers_reduced_motion();
 
     let playing = RwSignal::new(false);
@@ -63,7 +48,7 @@ pub fn ClocksWidget() -> impl IntoView {
         let both = animate.get_untracked() == Animate::Both;
         let total = accumulated.get_value() + seconds * speed.get_untracked();
         let whole = total.floor();
-        if whole >= 1.0 && !shift_positions(lab, whole as i64, both) {
+        if whole >= 1.0 && !lab.shift(whole as i64, both) {
             playing.set(false);
             accumulated.set_value(0.0);
             tween.set(0.0);
@@ -79,28 +64,6 @@ pub fn ClocksWidget() -> impl IntoView {
         }
     });
 
-    // Shortcuts: [ and ] shift both positions, unless the reader is typing in a field.
-    let keys = window_event_listener(ev::keydown, move |ev| {
-        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
-            return;
-        }
-        let typing = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        if typing {
-            return;
-        }
-        let by = match ev.key().as_str() {
-            "]" => 1,
-            "[" => -1,
-            _ => return,
-        };
-        ev.prevent_default();
-        shift_positions(lab, by, true);
-    });
-    on_cleanup(move || keys.remove());
-
     // The drawn positions: the integer state plus the tween while playing.
     let positions = lab.select(|s| (s.m, s.n));
     let drawn = Memo::new(move |_| {
@@ -110,17 +73,17 @@ pub fn ClocksWidget() -> impl IntoView {
         (m as f64 + t, n as f64 + if both { t } else { 0.0 })
     });
     let vectors = lab.vectors;
-    let inv_freq = Memo::new(move |_| vectors.with(|v| v.as_ref().map(|v| v.2.inv_freq().to_vec()).unwrap_or_default()));
+    let inv_freq = Memo::new(move |_| vectors.with(|v| v.as_ref().map(|v| v.rotary.inv_freq().to_vec()).unwrap_or_default()));
     // Every face at the drawn positions, computed once per frame for every view below.
     let faces = Memo::new(move |_| {
         let (m, n) = drawn.get();
         vectors.with(|v| {
-            v.as_ref().map_or_else(Vec::new, |(q, k, rotary)| {
-                (0..rotary.planes())
+            v.as_ref().map_or_else(Vec::new, |v| {
+                (0..v.rotary.planes())
                     .map(|plane| ClockFace {
                         plane,
-                        hands: rotary.plane_hands(q, k, plane, m, n),
-                        wavelength: wavelength(rotary.inv_freq()[plane]),
+                        hands: v.rotary.plane_hands(&v.q, &v.k, plane, m, n),
+                        wavelength: wavelength(v.rotary.inv_freq()[plane]),
                     })
                     .collect()
             })
@@ -130,7 +93,6 @@ pub fn ClocksWidget() -> impl IntoView {
         faces.with(|f| f.iter().fold(0.0_f64, |l, f| l.max(f.hands.q_length).max(f.hands.k_length)))
     });
     let selected = lab.select(|s| s.plane);
-    let style = move || if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT };
 
     // Two layers: the faces (dials, labels), drawn only when the planes, selection, theme or
     // size change, since text is the costliest thing a canvas draws and labels do not move with
@@ -142,7 +104,7 @@ pub fn ClocksWidget() -> impl IntoView {
     let face_canvas = NodeRef::<Canvas>::new();
     use_sized_canvas_chart(
         face_canvas,
-        move || (statics.get(), selected.get(), style()),
+        move || (statics.get(), selected.get(), style.get()),
         |width, (statics, ..)| Some(clock_grid(width, statics.len()).height()),
         |area, (statics, selected, style), ratio| {
             let width = area.dim_in_pixel().0 as f64 / ratio;
@@ -155,30 +117,29 @@ pub fn ClocksWidget() -> impl IntoView {
         },
     );
     let clock_canvas = NodeRef::<Canvas>::new();
-    use_canvas_frames(
+    let hands_size = use_canvas_frames(
         clock_canvas,
-        move || (faces.get(), longest.get(), style()),
+        move || (faces.get(), longest.get(), style.get()),
         |_, _| None,
-        |element, (faces, longest, style), ratio| {
-            let grid = clock_grid(element.client_width() as f64, faces.len());
+        |element, (faces, longest, style), size| {
+            let grid = clock_grid(size.width, faces.len());
             if let Some(mut painter) = CanvasPainter::for_canvas(element) {
-                paint_clock_hands(&mut painter, faces, &grid, *longest, &style.with_scale(ratio));
+                paint_clock_hands(&mut painter, faces, &grid, *longest, &style.with_scale(size.ratio));
                 painter.flush();
             }
         },
     );
     let select_face = move |ev: ev::MouseEvent| {
-        let Some(canvas) = clock_canvas.get_untracked() else { return };
-        let grid = clock_grid(canvas.client_width() as f64, faces.with_untracked(Vec::len));
+        let grid = clock_grid(hands_size.get_untracked().0, faces.with_untracked(Vec::len));
         if let Some(plane) = grid.face_at(ev.offset_x() as f64, ev.offset_y() as f64) {
-            lab.set("plane", &plane.to_string());
+            lab.apply(Change::Plane(plane as i64));
         }
     };
 
     let bars_canvas = NodeRef::<Canvas>::new();
     use_canvas_chart(
         bars_canvas,
-        move || (faces.with(|f| f.iter().map(|f| f.hands.contribution).collect::<Vec<_>>()), selected.get(), style()),
+        move || (faces.with(|f| f.iter().map(|f| f.hands.contribution).collect::<Vec<_>>()), selected.get(), style.get()),
         |area, (contributions, selected, style), ratio| {
             let _ = draw_contributions(area, contributions, Some(*selected), &style.with_scale(ratio));
         },
@@ -210,8 +171,7 @@ pub fn ClocksWidget() -> impl IntoView {
     let at_start = move || positions.with(|(m, n)| *m == 0 || *n == 0);
 
     view! {
-        <section class="widget clocks-widget" data-widget="clocks" aria-labelledby="clocks-title">
-            <h2 id="clocks-title">"The rotation lab: every plane of q and k is a clock"</h2>
+        <WidgetCard id="clocks" class="clocks-widget">
             <p class="explain">
                 "RoPE splits q and k into d/2 pairs. Each pair is a hand on a clock: "
                 <span class="q-text">"q's hand"</span>" turns by m·θᵢ, "
@@ -249,9 +209,9 @@ pub fn ClocksWidget() -> impl IntoView {
                 <span class="shift-group">
                     <button type="button" aria-label="shift both left" aria-keyshortcuts="["
                         disabled=at_start
-                        on:click=move |_| { shift_positions(lab, -1, true); }>"◀ shift both"</button>
+                        on:click=move |_| { lab.shift(-1, true); }>"◀ shift both"</button>
                     <button type="button" aria-label="shift both right" aria-keyshortcuts="]"
-                        on:click=move |_| { shift_positions(lab, 1, true); }>"shift both ▶"</button>
+                        on:click=move |_| { lab.shift(1, true); }>"shift both ▶"</button>
                     <span class="unit">"keys [ and ]"</span>
                 </span>
             </div>
@@ -288,10 +248,10 @@ pub fn ClocksWidget() -> impl IntoView {
                 <input id="plane-field" type="number" min="0" step="1"
                     max=move || planes.get().saturating_sub(1).to_string()
                     prop:value=move || selected.get().to_string()
-                    on:change=move |ev| lab.set("plane", &event_target_value(&ev)) />
+                    on:change=move |ev| lab.set_text(&param::PLANE, &event_target_value(&ev)) />
             </div>
             <PlaneDetail faces longest positions=drawn inv_freq selected />
             <VectorEditor />
-        </section>
+        </WidgetCard>
     }
 }

@@ -1,11 +1,12 @@
 //! The parameter controls: native form elements with accessible names as the contract lists
-//! them (`base`, `dimension`, `query position`, `key position`, `layout`, `scaling`). Every
-//! value goes through [`Lab::set`], so a typed value is validated exactly like the URL.
+//! them (`base`, `dimension`, `query position`, `key position`, `layout`, `scaling`). Sliders
+//! and choices apply typed [`Change`]s; text fields go through the parameter table, so a typed
+//! value is parsed and validated exactly like the URL.
 
 use super::{use_lab, Lab};
 use crate::charts::format::{round_significant, short_number};
 use crate::rope::{Layout, ScalingMethod, MAX_BASE, MAX_DIM};
-use crate::state::{fmt_f64, LabState};
+use crate::state::{param, Change, Param};
 use leptos::prelude::*;
 
 /// Smallest base the slider reaches (10^0.3, about 2); smaller bases above 1 can be typed. A
@@ -45,14 +46,9 @@ pub fn Controls() -> impl IntoView {
                         step="0.01"
                         aria-valuetext=move || short_number(base.get())
                         prop:value=move || base.get().log10().to_string()
-                        on:input=move |ev| {
-                            if let Ok(exponent) = event_target_value(&ev).parse::<f64>() {
-                                let value = round_significant(10f64.powf(exponent), 4);
-                                lab.set("base", &fmt_f64(value));
-                            }
-                        }
+                        on:input=move |ev| lab.apply(Change::Base(round_significant(10f64.powf(slider_value(&ev)), 4)))
                     />
-                    <NumberField lab name="base" aria_label="exact value of θ" step="any"
+                    <NumberField lab param=&param::BASE aria_label="exact value of θ" step="any"
                         value=Signal::derive(move || base.get().to_string()) />
                 </div>
             </div>
@@ -68,38 +64,42 @@ pub fn Controls() -> impl IntoView {
                         step="2"
                         aria-valuetext=move || format!("{} ({} planes)", dim.get(), dim.get() / 2)
                         prop:value=move || dim.get().to_string()
-                        on:input=move |ev| lab.set("dim", &event_target_value(&ev))
+                        on:input=move |ev| lab.apply(Change::Dim(slider_value(&ev) as i64))
                     />
-                    <NumberField lab name="dim" aria_label="d, exact" step="2"
+                    <NumberField lab param=&param::DIM aria_label="d, exact" step="2"
                         value=Signal::derive(move || dim.get().to_string()) />
                 </div>
                 <span class="control-note">{move || format!("{} rotation planes", dim.get() / 2)}</span>
             </div>
 
-            <PositionControl lab name="m" label="query position m" max=position_max />
-            <PositionControl lab name="n" label="key position n" max=position_max />
+            <PositionControl lab param=&param::M label="query position m" change=Change::M
+                value=lab.select(|s| s.m) max=position_max />
+            <PositionControl lab param=&param::N label="key position n" change=Change::N
+                value=lab.select(|s| s.n) max=position_max />
 
-            <SelectControl lab name="layout" label="layout"
+            <SelectControl lab id="layout-select" label="layout"
                 options=Layout::ALL.iter().map(|l| (l.as_str(), l.label())).collect()
                 value=Signal::derive(move || layout.get().as_str())
+                on_pick=|name| Layout::parse(name).map(Change::Layout)
                 note=Signal::derive(move || match layout.get() {
                     Layout::Interleaved => "RoFormer, Meta's Llama code",
                     Layout::Half => "rotate_half: GPT-NeoX, Hugging Face",
                 }) />
-            <SelectControl lab name="scaling" label="scaling"
+            <SelectControl lab id="scaling-select" label="scaling"
                 options=ScalingMethod::ALL.iter().map(|m| (m.as_str(), m.label())).collect()
-                value=Signal::derive(move || scaling.get().as_str()) />
+                value=Signal::derive(move || scaling.get().as_str())
+                on_pick=|name| ScalingMethod::parse(name).map(Change::Scaling) />
 
             <Show when=move || scaling.get() != ScalingMethod::None>
                 <div class="control-pair">
                     <div class="control">
                         <label for="factor-field">"scaling factor"</label>
-                        <NumberField lab name="factor" id="factor-field" step="any"
+                        <NumberField lab param=&param::FACTOR id="factor-field" step="any"
                             value=Signal::derive(move || factor.get().to_string()) />
                     </div>
                     <div class="control">
                         <label for="orig-field">"original context (tokens)"</label>
-                        <NumberField lab name="orig" id="orig-field" step="1"
+                        <NumberField lab param=&param::ORIG id="orig-field" step="1"
                             value=Signal::derive(move || orig.get().to_string()) />
                     </div>
                 </div>
@@ -108,12 +108,12 @@ pub fn Controls() -> impl IntoView {
             <div class="control-pair">
                 <div class="control">
                     <label for="r-field">"relative distance r " <span class="unit">"(decay readout)"</span></label>
-                    <NumberField lab name="r" id="r-field" step="1"
+                    <NumberField lab param=&param::R id="r-field" step="1"
                         value=Signal::derive(move || r.get().to_string()) />
                 </div>
                 <div class="control">
                     <label for="seed-field">"seed " <span class="unit">"(draws q and k)"</span></label>
-                    <NumberField lab name="seed" id="seed-field" step="1"
+                    <NumberField lab param=&param::SEED id="seed-field" step="1"
                         value=Signal::derive(move || seed.get().to_string()) />
                 </div>
             </div>
@@ -121,16 +121,25 @@ pub fn Controls() -> impl IntoView {
     }
 }
 
+/// A slider's value as a number (no text in between).
+pub fn slider_value(ev: &leptos::ev::Event) -> f64 {
+    event_target::<web_sys::HtmlInputElement>(ev).value_as_number()
+}
+
 /// A position slider (m or n) with an exact number field beside it.
 #[component]
 fn PositionControl(
     lab: Lab,
-    name: &'static str,
+    /// The parameter: the field parses its text, the slider's id is `<name>-slider`.
+    param: &'static Param,
     label: &'static str,
+    /// The typed change a slider value makes.
+    change: fn(i64) -> Change,
+    value: Memo<i64>,
     #[prop(into)] max: Signal<i64>,
 ) -> impl IntoView {
-    let id = format!("{name}-slider");
-    let value = lab.select(move |s: &LabState| if name == "m" { s.m } else { s.n });
+    let id = format!("{}-slider", param.name);
+    let exact = format!("{}, exact", param.name);
     view! {
         <div class="control">
             <label for=id.clone()>{label}</label>
@@ -142,35 +151,40 @@ fn PositionControl(
                     max=move || max.get().to_string()
                     step="1"
                     prop:value=move || value.get().to_string()
-                    on:input=move |ev| lab.set(name, &event_target_value(&ev))
+                    on:input=move |ev| lab.apply(change(slider_value(&ev) as i64))
                 />
-                <NumberField lab name aria_label=if name == "m" { "m, exact" } else { "n, exact" } step="1"
+                <NumberField lab param aria_label=exact step="1"
                     value=Signal::derive(move || value.get().to_string()) />
             </div>
         </div>
     }
 }
 
-/// A labelled choice among named options, bound to one state parameter; its id is
-/// `<name>-select`.
+/// A labelled choice among named options.
 #[component]
-fn SelectControl(
+pub fn SelectControl(
     lab: Lab,
-    /// The state parameter this choice sets.
-    name: &'static str,
+    /// The select's element id.
+    id: &'static str,
     label: &'static str,
-    /// (value in the URL, text people read) for each option.
+    /// (name, text people read) for each option.
     options: Vec<(&'static str, &'static str)>,
     #[prop(into)] value: Signal<&'static str>,
+    /// The change picking an option's name makes.
+    on_pick: fn(&str) -> Option<Change>,
     /// A short note under the choice.
     #[prop(optional, into)]
     note: Option<Signal<&'static str>>,
 ) -> impl IntoView {
-    let id = format!("{name}-select");
     view! {
         <div class="control">
-            <label for=id.clone()>{label}</label>
-            <select id=id on:change=move |ev| lab.set(name, &event_target_value(&ev)) prop:value=move || value.get()>
+            <label for=id>{label}</label>
+            <select id=id prop:value=move || value.get()
+                on:change=move |ev| {
+                    if let Some(change) = on_pick(&event_target_value(&ev)) {
+                        lab.apply(change);
+                    }
+                }>
                 {options.into_iter().map(|(value, text)| view! { <option value=value>{text}</option> }).collect_view()}
             </select>
             {note.map(|note| view! { <span class="control-note">{move || note.get()}</span> })}
@@ -179,14 +193,14 @@ fn SelectControl(
 }
 
 /// A number field that commits on change (Enter or leaving the field), not on every keystroke,
-/// so half-typed numbers are not "corrected" under the user's fingers.
+/// so half-typed numbers are not "corrected" under the user's fingers. Its text is parsed by
+/// the parameter table, as the URL's is.
 #[component]
-fn NumberField(
+pub fn NumberField(
     lab: Lab,
-    /// The state parameter this field sets.
-    name: &'static str,
+    param: &'static Param,
     #[prop(into)] value: Signal<String>,
-    #[prop(optional)] aria_label: Option<&'static str>,
+    #[prop(optional, into)] aria_label: Option<String>,
     #[prop(optional)] id: Option<&'static str>,
     step: &'static str,
 ) -> impl IntoView {
@@ -200,7 +214,7 @@ fn NumberField(
             step=step
             prop:value=move || value.get()
             on:change=move |ev| {
-                lab.set(name, &event_target_value(&ev));
+                lab.set_text(param, &event_target_value(&ev));
                 // If the value was corrected to what it already was, show the corrected text.
                 let corrected = value.get_untracked();
                 event_target::<web_sys::HtmlInputElement>(&ev).set_value(&corrected);

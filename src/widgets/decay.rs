@@ -3,13 +3,15 @@
 //! (`decay-bound`) and other bases overlaid for comparison.
 
 use super::canvas::use_canvas_chart;
+use super::card::WidgetCard;
+use super::controls::slider_value;
 use super::export::{csv_text, ExportButtons};
 use super::readout::Readout;
-use super::{use_dark_mode, use_lab};
+use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
-use crate::charts::{draw_decay, ChartStyle, DecayChart};
+use crate::charts::{draw_decay, DecayChart};
 use crate::rope::{cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, Frequencies, RopeParams};
-use crate::state::fmt_list;
+use crate::state::{fmt_list, param, Change};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -43,7 +45,7 @@ fn bound_curve(inv_freq: &[f64], distances: &[f64], log: bool) -> Vec<f64> {
 #[component]
 pub fn DecayWidget() -> impl IntoView {
     let lab = use_lab();
-    let dark = use_dark_mode();
+    let style = use_chart_style();
     let canvas = NodeRef::<Canvas>::new();
     // The chart depends on the frequencies, q and k, r and its own settings: never on m or n.
     let inv_freq = lab.select_derived(|d| d.frequencies.inv_freq.clone());
@@ -69,9 +71,9 @@ pub fn DecayWidget() -> impl IntoView {
             })
             .collect();
         let (score, q_equals_k) = vectors.with(|v| match v {
-            Some((q, k, rotary)) => (
-                cosine_by_distance(rotary, q, k, &distances),
-                mean_cos_by_distance(rotary.inv_freq(), &distances),
+            Some(v) => (
+                cosine_by_distance(&v.rotary, &v.q, &v.k, &distances),
+                mean_cos_by_distance(v.rotary.inv_freq(), &distances),
             ),
             None => (Vec::new(), Vec::new()),
         });
@@ -80,8 +82,8 @@ pub fn DecayWidget() -> impl IntoView {
     let at_r = Memo::new(move |_| {
         let r = r.get() as f64;
         vectors.with(|v| {
-            v.as_ref().map(|(q, k, rotary)| {
-                (cosine_by_distance(rotary, q, k, &[r])[0], mean_cos_by_distance(rotary.inv_freq(), &[r])[0])
+            v.as_ref().map(|v| {
+                (cosine_by_distance(&v.rotary, &v.q, &v.k, &[r])[0], mean_cos_by_distance(v.rotary.inv_freq(), &[r])[0])
             })
         })
     });
@@ -91,7 +93,7 @@ pub fn DecayWidget() -> impl IntoView {
         move || {
             let mut chart = chart.get();
             chart.cursor = bound_at_r.get().map(|b| (r.get() as f64, b));
-            (chart, if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT })
+            (chart, style.get())
         },
         |area, (chart, style), ratio| {
             // A failed draw leaves the previous frame; nothing to report to the user.
@@ -117,15 +119,13 @@ pub fn DecayWidget() -> impl IntoView {
         })
     };
     let compare_text = move || compare.get().iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
-    // An empty field clears the comparison; anything else is validated like the URL.
+    // An empty field clears the comparison; anything else is parsed and validated like the URL.
     let set_compare = move |ev: leptos::ev::Event| {
         let raw = event_target_value(&ev);
         if raw.trim().is_empty() {
-            lab.update(|s| {
-                s.compare = None;
-            });
+            lab.apply(Change::Compare(None));
         } else {
-            lab.set("compare", &raw.replace(' ', ""));
+            lab.set_text(&param::COMPARE, &raw.replace(' ', ""));
         }
     };
     let presets = move || {
@@ -139,14 +139,17 @@ pub fn DecayWidget() -> impl IntoView {
     };
 
     view! {
-        <section class="widget" data-widget="decay" aria-labelledby="decay-title">
-            <h2 id="decay-title">"Long-term decay: the RoFormer bound, and what scores do"</h2>
+        <WidgetCard id="decay">
             <div class="chart-controls">
                 <label class="toolbar-field">
                     "range "
                     <select aria-label="distance range (tokens)"
                         prop:value=move || range.get().to_string()
-                        on:change=move |ev| lab.set("range", &event_target_value(&ev))>
+                        on:change=move |ev| {
+                            if let Ok(range) = event_target_value(&ev).parse::<i64>() {
+                                lab.apply(Change::Range(range));
+                            }
+                        }>
                         {move || presets().into_iter().map(|v| view! {
                             <option value=v.to_string() selected=move || range.get() == v>{short_number(v as f64)}</option>
                         }).collect_view()}
@@ -154,7 +157,7 @@ pub fn DecayWidget() -> impl IntoView {
                 </label>
                 <label class="toolbar-field">
                     <input type="checkbox" prop:checked=move || log.get()
-                        on:change=move |ev| lab.set("log", if event_target_checked(&ev) { "1" } else { "0" }) />
+                        on:change=move |ev| lab.apply(Change::Log(event_target_checked(&ev))) />
                     " log scale"
                 </label>
                 <label class="toolbar-field">
@@ -172,7 +175,7 @@ pub fn DecayWidget() -> impl IntoView {
                 <input id="r-slider" type="range" min="0" step="1"
                     max=move || range.get().to_string()
                     prop:value=move || r.get().to_string()
-                    on:input=move |ev| lab.set("r", &event_target_value(&ev)) />
+                    on:input=move |ev| lab.apply(Change::R(slider_value(&ev) as i64)) />
             </div>
             <div class="readouts">
                 <Readout testid="decay-bound" label="bound at distance r" value=bound_at_r />
@@ -190,6 +193,6 @@ pub fn DecayWidget() -> impl IntoView {
                 "round we go!\") show that decay is not why RoPE works: models use the fast planes to build "
                 "positional attention heads and the slow, nearly still planes to carry meaning."
             </p>
-        </section>
+        </WidgetCard>
     }
 }

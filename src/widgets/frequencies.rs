@@ -2,12 +2,15 @@
 //! 2π·base^(2i/d) against the context length, and the period table.
 
 use super::canvas::use_canvas_chart;
+use super::card::WidgetCard;
+use super::controls::{slider_value, NumberField};
 use super::export::{csv_text, ExportButtons};
-use super::{use_dark_mode, use_lab};
+use super::readout::Readout;
+use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
-use crate::charts::{draw_frequencies, ChartStyle, FrequencyChart};
+use crate::charts::{draw_frequencies, FrequencyChart};
 use crate::rope::{turns_within, wavelength};
-use crate::state::fmt_f64;
+use crate::state::{param, Change};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::f64::consts::TAU;
@@ -19,7 +22,7 @@ const CONTEXT_LOG2: (f64, f64) = (6.0, 20.0);
 #[component]
 pub fn FrequenciesWidget() -> impl IntoView {
     let lab = use_lab();
-    let dark = use_dark_mode();
+    let style = use_chart_style();
     let inv_freq = lab.select_derived(|d| d.frequencies.inv_freq.clone());
     let context = lab.select(|s| s.orig);
     let selected = lab.select(|s| s.plane);
@@ -37,7 +40,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     use_canvas_chart(
         canvas,
-        move || (chart.get(), if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT }),
+        move || (chart.get(), style.get()),
         |area, (chart, style), ratio| {
             let _ = draw_frequencies(area, chart, &style.with_scale(ratio));
         },
@@ -55,13 +58,9 @@ pub fn FrequenciesWidget() -> impl IntoView {
     };
 
     view! {
-        <section class="widget" data-widget="frequencies" aria-labelledby="frequencies-title">
-            <h2 id="frequencies-title">"Frequencies and wavelengths"</h2>
-            <p class="explain">
-                "Plane i turns by θᵢ = base^(−2i/d) radians per token, once every 2π/θᵢ tokens. Plane 0 "
-                "turns once every 2π ≈ 6.3 tokens; the last plane takes almost 2π·base tokens. Planes "
-                "whose wavelength exceeds the context never complete a turn inside it."
-            </p>
+        <WidgetCard id="frequencies" explain="Plane i turns by θᵢ = base^(−2i/d) radians per token, once every 2π/θᵢ tokens. Plane 0 \
+            turns once every 2π ≈ 6.3 tokens; the last plane takes almost 2π·base tokens. Planes \
+            whose wavelength exceeds the context never complete a turn inside it.">
             <div class="control context-control">
                 <label for="context-slider">"context length (tokens) " <span class="unit">"(orig, log scale)"</span></label>
                 <div class="control-row">
@@ -69,38 +68,23 @@ pub fn FrequenciesWidget() -> impl IntoView {
                         min=CONTEXT_LOG2.0.to_string() max=CONTEXT_LOG2.1.to_string()
                         aria-valuetext=move || format!("{} tokens", context.get())
                         prop:value=move || (context.get() as f64).log2().to_string()
-                        on:input=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                                lab.set("orig", &(2f64.powf(v).round() as u64).to_string());
-                            }
-                        } />
-                    <input class="number-field" type="number" step="1" min="2" aria-label="context, exact"
-                        prop:value=move || context.get().to_string()
-                        on:change=move |ev| lab.set("orig", &event_target_value(&ev)) />
+                        on:input=move |ev| lab.apply(Change::Orig(2f64.powf(slider_value(&ev)).round() as i64)) />
+                    <NumberField lab param=&param::ORIG aria_label="context, exact" step="1"
+                        value=Signal::derive(move || context.get().to_string()) />
                 </div>
             </div>
             <canvas class="chart" node_ref=canvas role="img"
                 aria-label="Wavelength (left, log scale) and frequency θᵢ (right, log scale) of each plane, with the context length as a horizontal line"></canvas>
             <div class="readouts">
-                <div class="readout">
-                    <span class="readout-label">"planes that turn within the context"</span>
-                    <output class="readout-value" data-testid="planes-turning"
-                        data-value=move || counts.get().0.to_string()>
-                        {move || format!("{} of {}", counts.get().0, counts.get().0 + counts.get().1)}
-                    </output>
-                    <span class="readout-hint">{move || format!("{} never complete a turn in {} tokens", counts.get().1, context.get())}</span>
-                </div>
-                <div class="readout">
-                    <span class="readout-label">"slowest wavelength (tokens)"</span>
-                    <output class="readout-value" data-testid="slowest-wavelength"
-                        data-value=move || slowest.get().map(fmt_f64)>
-                        {move || slowest.get().map_or_else(|| "—".to_string(), short_number)}
-                    </output>
-                    <span class="readout-hint">{move || format!(
+                <Readout testid="planes-turning" label="planes that turn within the context" integer=true
+                    value=Signal::derive(move || Some(counts.get().0 as f64))
+                    text=Signal::derive(move || format!("{} of {}", counts.get().0, counts.get().0 + counts.get().1))
+                    hint=move || format!("{} never complete a turn in {} tokens", counts.get().1, context.get()) />
+                <Readout testid="slowest-wavelength" label="slowest wavelength (tokens)" value=slowest
+                    hint=move || format!(
                         "2π·base = {} tokens is its ceiling; with base 10000 about 63,000",
                         short_number(TAU * base.get())
-                    )}</span>
-                </div>
+                    ) />
             </div>
             <ExportButtons canvas name="frequencies" csv />
             <div class="period-table" tabindex="0" role="region" aria-label="period table">
@@ -124,7 +108,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
                                         <th scope="row">
                                             <button type="button" class="row-select"
                                                 aria-pressed=move || (selected.get() == i).to_string()
-                                                on:click=move |_| lab.set("plane", &i.to_string())>
+                                                on:click=move |_| lab.apply(Change::Plane(i as i64))>
                                                 {i}
                                             </button>
                                         </th>
@@ -138,6 +122,6 @@ pub fn FrequenciesWidget() -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-        </section>
+        </WidgetCard>
     }
 }

@@ -4,12 +4,13 @@
 //! stripes blur, because the cross terms depend on m and n themselves.
 
 use super::canvas::{context_2d, use_canvas_frames};
+use super::card::WidgetCard;
 use super::export::{csv_text, ExportButtons};
-use super::{use_dark_mode, use_lab};
+use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
-use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, ChartStyle, HeatmapFrame};
+use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame};
 use crate::rope::{score_window, HeatmapMode, MAX_POSITION};
-use crate::state::heatmap_name;
+use crate::state::Change;
 use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -43,20 +44,22 @@ fn window_origin(previous: Option<(i64, i64)>, m: i64, n: i64) -> (i64, i64) {
 #[component]
 pub fn HeatmapWidget() -> impl IntoView {
     let lab = use_lab();
-    let dark = use_dark_mode();
+    let style = use_chart_style();
     let mode = lab.select(|s| s.heatmap);
     let positions = lab.select(|s| (s.m, s.n));
     let origin = Memo::new(move |previous: Option<&(i64, i64)>| {
         positions.with(|(m, n)| window_origin(previous.copied(), *m, *n))
     });
     let vectors = lab.vectors;
-    let base = lab.select(|s| s.base);
+    // The base and dimension of the sinusoidal encodings the third mode adds.
+    let params = lab.select_derived(|d| d.params);
     // One evaluation per distinct distance (and per position for the sinusoidal cross terms).
     let cells = Memo::new(move |_| {
-        let (origin, mode, base) = (origin.get(), mode.get(), base.get());
+        let (origin, mode) = (origin.get(), mode.get());
+        let Some(params) = params.get() else { return Vec::new() };
         vectors.with(|v| {
             v.as_ref()
-                .map(|(q, k, rotary)| score_window(rotary, q, k, origin, WINDOW, mode, base))
+                .map(|v| score_window(&v.rotary, &v.q, &v.k, origin, WINDOW, mode, params))
                 .unwrap_or_default()
         })
     });
@@ -66,17 +69,18 @@ pub fn HeatmapWidget() -> impl IntoView {
 
     let canvas = NodeRef::<Canvas>::new();
     let bitmap = StoredValue::new_local(None::<HtmlCanvasElement>);
-    use_canvas_frames(
+    let canvas_size = use_canvas_frames(
         canvas,
         move || {
             // The current (m, n) is a ring over the canvas (below), so moving it costs no redraw.
             let frame = HeatmapFrame { origin: origin.get(), size: WINDOW, limit: limit.get() };
             let pixels = cells.with(|c| heatmap_rgba(c, limit.get()));
-            (frame, pixels, if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT })
+            (frame, pixels, style.get())
         },
         |width, _| Some(heatmap_layout(width).height()),
-        move |element, (frame, pixels, style), ratio| {
-            let layout = heatmap_layout(element.client_width() as f64);
+        move |element, (frame, pixels, style), size| {
+            let ratio = size.ratio;
+            let layout = heatmap_layout(size.width);
             shown_layout.set(Some(layout));
             let style = style.with_scale(ratio);
             if let Some(backend) = CanvasBackend::with_canvas_object(element.clone()) {
@@ -122,8 +126,7 @@ pub fn HeatmapWidget() -> impl IntoView {
     };
 
     let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64, f64)> {
-        let element = canvas.get_untracked()?;
-        let layout = heatmap_layout(element.client_width() as f64);
+        let layout = heatmap_layout(canvas_size.get_untracked().0);
         let (row, col) = layout.cell_at(ev.offset_x() as f64, ev.offset_y() as f64, WINDOW)?;
         let (m0, n0) = origin.get_untracked();
         let score = cells.with_untracked(|c| c.get(row * WINDOW + col).copied())?;
@@ -142,25 +145,17 @@ pub fn HeatmapWidget() -> impl IntoView {
     };
 
     view! {
-        <section class="widget" data-widget="heatmap" aria-labelledby="heatmap-title">
-            <h2 id="heatmap-title">"The score for every pair of positions"</h2>
-            <p class="explain">
-                "Each cell is the score of q at position m (row) and k at position n (column), in a "
-                "256 × 256 window around the current m and n. With RoPE, every diagonal (fixed n − m) "
-                "is one colour: the score depends only on the distance."
-            </p>
+        <WidgetCard id="heatmap" explain="Each cell is the score of q at position m (row) and k at position n (column), in a \
+            256 × 256 window around the current m and n. With RoPE, every diagonal (fixed n − m) \
+            is one colour: the score depends only on the distance.">
             <div class="chart-controls" role="radiogroup" aria-label="heatmap shows">
-                {[
-                    (HeatmapMode::Rotated, "RoPE (rotated)"),
-                    (HeatmapMode::Unrotated, "no position information"),
-                    (HeatmapMode::Sinusoidal, "sinusoidal encodings added"),
-                ]
+                {HeatmapMode::ALL
                     .into_iter()
-                    .map(|(value, label)| view! {
+                    .map(|value| view! {
                         <label class="toolbar-field">
                             <input type="radio" name="heatmap-mode" prop:checked=move || mode.get() == value
-                                on:change=move |_| lab.set("heatmap", heatmap_name(value)) />
-                            " " {label}
+                                on:change=move |_| lab.apply(Change::Heatmap(value)) />
+                            " " {value.label()}
                         </label>
                     })
                     .collect_view()}
@@ -180,10 +175,7 @@ pub fn HeatmapWidget() -> impl IntoView {
                 on:pointerleave=move |_| hover.set(None)
                 on:click=move |ev| {
                     if let Some((m, n, _)) = cell_at(&ev) {
-                        lab.update(|s| {
-                            s.m = m;
-                            s.n = n;
-                        });
+                        lab.edit(|s| s.move_to(m, n));
                     }
                 }
             ></canvas>
@@ -196,6 +188,6 @@ pub fn HeatmapWidget() -> impl IntoView {
                 }}
             </p>
             <ExportButtons canvas name="heatmap" csv />
-        </section>
+        </WidgetCard>
     }
 }

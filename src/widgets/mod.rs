@@ -1,8 +1,10 @@
 //! One Leptos component per file. Each reads the shared [`Lab`] from context (or makes its own
 //! when mounted alone), calls the core through the derived values, and draws with `charts/`.
+//! [`registry`] lists every widget once: the full page, embed mode and the tests iterate it.
 
 pub mod animation;
 pub mod canvas;
+pub mod card;
 pub mod clocks;
 pub mod controls;
 pub mod decay;
@@ -11,12 +13,15 @@ pub mod frequencies;
 pub mod heatmap;
 pub mod plane_detail;
 pub mod readout;
+pub mod registry;
 pub mod scores;
+pub mod size;
 pub mod tokens;
 pub mod vector_editor;
 
-use crate::rope::{RopeError, Rotary};
-use crate::state::{Derived, LabState, Notice};
+use crate::charts::ChartStyle;
+use crate::rope::RopeError;
+use crate::state::{Change, Derived, LabState, Notice, Param, Vectors};
 use leptos::prelude::*;
 
 /// The state every widget shares: parameters, the values derived from them (computed once per
@@ -26,18 +31,16 @@ pub struct Lab {
     pub state: RwSignal<LabState>,
     pub derived: Memo<Result<Derived, RopeError>>,
     pub notices: RwSignal<Vec<Notice>>,
-    /// q, k and the rotation in effect: what every drawing of scores needs, derived once for
-    /// all widgets; unchanged when only m, n or r move.
-    pub vectors: Memo<Option<(Vec<f64>, Vec<f64>, Rotary)>>,
+    /// q, k and the rotation in effect, derived once for all widgets; unchanged when only m,
+    /// n or r move.
+    pub vectors: Memo<Option<Vectors>>,
 }
 
 impl Lab {
     pub fn new(state: LabState, notices: Vec<Notice>) -> Self {
         let state = RwSignal::new(state);
         let derived = Memo::new(move |_| state.with(Derived::compute));
-        let vectors = Memo::new(move |_| {
-            derived.with(|d| d.as_ref().ok().map(|d| (d.q.clone(), d.k.clone(), d.rotary.clone())))
-        });
+        let vectors = Memo::new(move |_| derived.with(|d| d.as_ref().ok().map(|d| d.vectors.clone())));
         Self {
             state,
             derived,
@@ -46,27 +49,34 @@ impl Lab {
         }
     }
 
-    /// Sets one parameter from a control's text, validated exactly as the URL is; corrections
-    /// become notices.
-    pub fn set(&self, name: &str, raw: &str) {
+    /// Applies one typed change (a slider's value, a choice), validated as the URL is.
+    pub fn apply(&self, change: Change) {
+        self.edit(|s| s.apply(change));
+    }
+
+    /// Sets `param` from text a person typed in a field, parsed and validated as the URL is.
+    pub fn set_text(&self, param: &'static Param, raw: &str) {
+        self.edit(|s| s.set_text(param, raw));
+    }
+
+    /// Runs one of the state's domain methods; the notices it returns are shown.
+    pub fn edit<R: IntoNotices>(&self, action: impl FnOnce(&mut LabState) -> R) {
         let mut corrections = Vec::new();
-        self.state.update(|s| corrections = s.set_param(name, raw));
+        self.state.update(|s| corrections = action(s).into_notices());
         if !corrections.is_empty() {
             self.notices.update(|all| all.extend(corrections));
         }
     }
 
-    /// Changes several parameters at once (a new draw, q = k, one-hot vectors), then restores
-    /// the invariants between them; corrections become notices.
-    pub fn update(&self, change: impl FnOnce(&mut LabState)) {
-        let mut corrections = Vec::new();
-        self.state.update(|s| {
-            change(s);
-            corrections = s.normalize();
+    /// Moves m (and n when `both`) by `by` tokens; false, and nothing changes (nor wakes), when
+    /// that would leave the valid positions.
+    pub fn shift(&self, by: i64, both: bool) -> bool {
+        let mut moved = false;
+        self.state.maybe_update(|s| {
+            moved = s.shift_positions(by, both);
+            moved
         });
-        if !corrections.is_empty() {
-            self.notices.update(|all| all.extend(corrections));
-        }
+        moved
     }
 
     /// A memo of one slice of the state. Views bind to these, not to the whole state, so that
@@ -96,6 +106,23 @@ impl Lab {
     }
 }
 
+/// What a state action returns: the notices it produced, or nothing to say.
+pub trait IntoNotices {
+    fn into_notices(self) -> Vec<Notice>;
+}
+
+impl IntoNotices for Vec<Notice> {
+    fn into_notices(self) -> Vec<Notice> {
+        self
+    }
+}
+
+impl IntoNotices for () {
+    fn into_notices(self) -> Vec<Notice> {
+        Vec::new()
+    }
+}
+
 /// The shared [`Lab`], or a fresh one with default parameters when a widget is mounted alone.
 pub fn use_lab() -> Lab {
     use_context::<Lab>().unwrap_or_else(|| {
@@ -112,4 +139,10 @@ pub struct DarkMode(pub Signal<bool>);
 /// The page's dark mode from context, light when a widget is mounted alone.
 pub fn use_dark_mode() -> Signal<bool> {
     use_context::<DarkMode>().map(|d| d.0).unwrap_or_else(|| Signal::stored(false))
+}
+
+/// The charts' colours for the page's theme (one [`Memo`], so drawings wake only when it flips).
+pub fn use_chart_style() -> Memo<ChartStyle> {
+    let dark = use_dark_mode();
+    Memo::new(move |_| ChartStyle::for_theme(dark.get()))
 }

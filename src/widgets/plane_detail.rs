@@ -2,9 +2,9 @@
 //! the plane's share of the score is Re[q̃ k̃* e^{i(m−n)θ}] (RoFormer section 3.2).
 
 use super::canvas::use_canvas_chart;
-use super::use_dark_mode;
+use super::use_chart_style;
 use crate::charts::format::short_number;
-use crate::charts::{draw_plane_view, ChartStyle, ClockFace, PlaneView};
+use crate::charts::{draw_plane_view, ClockFace, PlaneView};
 use crate::state::fmt_f64;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -48,7 +48,7 @@ pub fn PlaneDetail(
     inv_freq: Memo<Vec<f64>>,
     selected: Memo<usize>,
 ) -> impl IntoView {
-    let dark = use_dark_mode();
+    let style = use_chart_style();
     let canvas = NodeRef::<Canvas>::new();
     let face = Memo::new(move |_| faces.with(|f| f.get(selected.get()).copied()));
     let theta = Memo::new(move |_| inv_freq.with(|f| f.get(selected.get()).copied().unwrap_or(0.0)));
@@ -62,7 +62,7 @@ pub fn PlaneDetail(
                 relative_angle: (m - n) * theta.get(),
                 longest: longest.get(),
             });
-            (view, if dark.get() { ChartStyle::DARK } else { ChartStyle::LIGHT })
+            (view, style.get())
         },
         |area, (view, style), ratio| {
             if let Some(view) = view {

@@ -15,21 +15,28 @@ pub fn Readout(
     /// The value; `None` while nothing can be computed.
     #[prop(into)]
     value: Signal<Option<f64>>,
-    /// A short explanation under the label.
+    /// The text people read, when the rounded number alone does not say it ("12 of 32").
+    #[prop(optional, into)]
+    text: Option<Signal<String>>,
+    /// A short explanation under the label, fixed or following the state.
+    #[prop(optional, into)]
+    hint: Option<TextProp>,
+    /// A count: `data-value` holds the integer ("23", not "23.0").
     #[prop(optional)]
-    hint: &'static str,
+    integer: bool,
 ) -> impl IntoView {
+    let data = move || value.get().map(|v| if integer { format!("{}", v as i64) } else { fmt_f64(v) });
+    let shown = move || match text {
+        Some(text) => text.get(),
+        None => value.get().map_or_else(|| "—".to_string(), short_number),
+    };
     view! {
         <div class="readout">
             <span class="readout-label">{label}</span>
-            <output
-                class="readout-value"
-                data-testid=testid
-                data-value=move || value.get().map(fmt_f64)
-            >
-                {move || value.get().map_or_else(|| "—".to_string(), short_number)}
+            <output class="readout-value" data-testid=testid data-value=data>
+                {shown}
             </output>
-            {(!hint.is_empty()).then(|| view! { <span class="readout-hint">{hint}</span> })}
+            {hint.map(|hint| view! { <span class="readout-hint">{move || hint.get().to_string()}</span> })}
         </div>
     }
 }

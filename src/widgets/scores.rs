@@ -1,7 +1,9 @@
 //! The scores (`data-widget="scores"`): the attention score of q at position m and k at
 //! position n, computed two ways, the unrotated score, and the vectors behind them.
 
+use super::card::WidgetCard;
 use super::readout::{ListReadout, Readout};
+use super::registry::FullPage;
 use super::use_lab;
 use crate::charts::format::short_number;
 use crate::rope::Scores;
@@ -30,21 +32,21 @@ pub fn ScoreReadouts() -> impl IntoView {
     }
 }
 
-/// Scores, attention factor and vectors for the current parameters. With `without_scores`,
-/// only the attention factor and the vectors (the clocks show the scores on the full page).
+/// Scores, attention factor and vectors for the current parameters. On the full page only the
+/// attention factor and the vectors: the rotation lab shows the scores there.
 #[component]
-pub fn ScoresWidget(#[prop(optional)] without_scores: bool) -> impl IntoView {
+pub fn ScoresWidget() -> impl IntoView {
+    let without_scores = use_context::<FullPage>().is_some();
     let lab = use_lab();
     let list = move |f: fn(&Derived) -> Vec<f64>| {
         let values = lab.select_derived(f);
         Signal::derive(move || values.get().unwrap_or_default())
     };
     let planes = lab.select(|s| s.dim / 2);
-    let title = if without_scores { "The numbers: vectors and frequencies" } else { "Scores: q at position m, k at position n" };
+    let title = without_scores.then_some("The numbers: vectors and frequencies");
 
     view! {
-        <section class="widget" data-widget="scores" aria-labelledby="scores-title">
-            <h2 id="scores-title">{title}</h2>
+        <WidgetCard id="scores" title=title>
             {(!without_scores).then(|| view! { <ScoreReadouts /> })}
             <div class="readouts">
                 <Readout testid="attention-factor" label="attention factor"
@@ -63,6 +65,6 @@ pub fn ScoresWidget(#[prop(optional)] without_scores: bool) -> impl IntoView {
                 <ListReadout testid="inv-freq" label="inverse frequencies θᵢ (radians per token)"
                     values=list(|d| d.frequencies.inv_freq.clone()) />
             </details>
-        </section>
+        </WidgetCard>
     }
 }

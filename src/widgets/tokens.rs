@@ -3,6 +3,7 @@
 //! same two words at positions 6 apart: the score between them is the same in both.
 
 use super::use_lab;
+use crate::state::Change;
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -30,7 +31,7 @@ pub fn TokenStrip() -> impl IntoView {
     let dragging = RwSignal::new(None::<Marker>);
 
     let place = move |marker: Marker, index: i64| {
-        lab.set(if marker == Marker::Query { "m" } else { "n" }, &index.to_string());
+        lab.apply(if marker == Marker::Query { Change::M(index) } else { Change::N(index) });
     };
     let switch_sentence = move |to_long: bool| {
         if to_long == long.get_untracked() {
@@ -39,10 +40,7 @@ pub fn TokenStrip() -> impl IntoView {
         let (m, n) = positions.get_untracked();
         let by = if to_long { PREFIX } else { -PREFIX };
         if m + by >= 0 && n + by >= 0 {
-            lab.update(|s| {
-                s.m += by;
-                s.n += by;
-            });
+            lab.shift(by, true);
         }
         long.set(to_long);
     };

@@ -2,7 +2,8 @@
 //! the vector, and ways to choose the vectors (a new random draw, k = q, one-hot, typed values).
 
 use super::use_lab;
-use crate::state::fmt_list;
+use crate::rope::Layout;
+use crate::state::{fmt_list, param, Change};
 use leptos::prelude::*;
 
 /// The dimension strip and the vector choices.
@@ -12,9 +13,10 @@ pub fn VectorEditor() -> impl IntoView {
     let selected = lab.select(|s| s.plane);
     // owner[dim] = the plane that dimension belongs to, in the current layout.
     let owners = lab.select_derived(|d| {
-        let mut owner = vec![0usize; d.rotary.dim()];
-        for plane in 0..d.rotary.planes() {
-            let (a, b) = d.rotary.plane_dims(plane);
+        let rotary = &d.vectors.rotary;
+        let mut owner = vec![0usize; rotary.dim()];
+        for plane in 0..rotary.planes() {
+            let (a, b) = rotary.plane_dims(plane);
             owner[a] = plane;
             owner[b] = plane;
         }
@@ -22,12 +24,15 @@ pub fn VectorEditor() -> impl IntoView {
     });
     let pair = Memo::new(move |_| {
         let plane = selected.get();
-        lab.with_derived(|d| d.rotary.plane_dims(plane.min(d.rotary.planes().saturating_sub(1))))
+        lab.with_derived(|d| {
+            let rotary = &d.vectors.rotary;
+            rotary.plane_dims(plane.min(rotary.planes().saturating_sub(1)))
+        })
     });
     let layout = lab.select(|s| s.layout);
     // Formatted only when q or k change, not on every move of m or n.
-    let q = lab.select_derived(|d| d.q.clone());
-    let k = lab.select_derived(|d| d.k.clone());
+    let q = lab.select_derived(|d| d.vectors.q.clone());
+    let k = lab.select_derived(|d| d.vectors.k.clone());
     let q_text = Memo::new(move |_| q.with(|q| q.as_deref().map(fmt_list).unwrap_or_default()));
     let k_text = Memo::new(move |_| k.with(|k| k.as_deref().map(fmt_list).unwrap_or_default()));
 
@@ -38,8 +43,8 @@ pub fn VectorEditor() -> impl IntoView {
                 {move || {
                     let (a, b) = pair.get().unwrap_or((0, 0));
                     let how = match layout.get() {
-                        crate::rope::Layout::Interleaved => "interleaved: plane i pairs dimensions 2i and 2i+1",
-                        crate::rope::Layout::Half => "rotate_half: plane i pairs dimensions i and i + d/2",
+                        Layout::Interleaved => "interleaved: plane i pairs dimensions 2i and 2i+1",
+                        Layout::Half => "rotate_half: plane i pairs dimensions i and i + d/2",
                     };
                     format!("{how}. Plane {} is dimensions {a} and {b} of q and of k.", selected.get())
                 }}
@@ -56,7 +61,7 @@ pub fn VectorEditor() -> impl IntoView {
                             class:odd-plane=plane % 2 == 1
                             class:selected=move || selected.get() == plane
                             title=format!("dimension {dim}: plane {plane}")
-                            on:click=move |_| lab.set("plane", &plane.to_string())
+                            on:click=move |_| lab.apply(Change::Plane(plane as i64))
                         ></span>
                     }
                 }).collect_view()}
@@ -64,41 +69,23 @@ pub fn VectorEditor() -> impl IntoView {
 
             <h3>"Choose q and k"</h3>
             <div class="vector-buttons">
-                <button type="button" on:click=move |_| lab.update(|s| {
-                    s.seed = s.seed.wrapping_add(1);
-                    s.q = None;
-                    s.k = None;
-                })>"New random q and k"</button>
-                <button type="button" on:click=move |_| lab.update(|s| {
-                    let q = s.query_vector();
-                    s.q = Some(q.clone());
-                    s.k = Some(q);
-                })>"k = q"</button>
+                <button type="button" on:click=move |_| lab.edit(|s| s.redraw_vectors())>"New random q and k"</button>
+                <button type="button" on:click=move |_| lab.edit(|s| s.key_equals_query())>"k = q"</button>
                 <button type="button" on:click=move |_| {
-                    let (a, _) = pair.get_untracked().unwrap_or((0, 0));
-                    lab.update(|s| {
-                        let mut one_hot = vec![0.0; s.dim];
-                        if let Some(v) = one_hot.get_mut(a) {
-                            *v = 1.0;
-                        }
-                        s.q = Some(one_hot.clone());
-                        s.k = Some(one_hot);
-                    })
+                    let (dimension, _) = pair.get_untracked().unwrap_or((0, 0));
+                    lab.edit(|s| s.one_hot(dimension))
                 }>"One-hot on the selected plane"</button>
-                <button type="button" on:click=move |_| lab.update(|s| {
-                    s.q = None;
-                    s.k = None;
-                })>"Back to the seeded draw"</button>
+                <button type="button" on:click=move |_| lab.edit(|s| s.use_seeded_vectors())>"Back to the seeded draw"</button>
             </div>
             <div class="vector-fields">
                 <label class="q-text" for="q-field">"q (comma-separated, d numbers)"</label>
                 <textarea id="q-field" rows="2" spellcheck="false"
                     prop:value=move || q_text.get()
-                    on:change=move |ev| lab.set("q", &event_target_value(&ev))></textarea>
+                    on:change=move |ev| lab.set_text(&param::Q, &event_target_value(&ev))></textarea>
                 <label class="k-text" for="k-field">"k (comma-separated, d numbers)"</label>
                 <textarea id="k-field" rows="2" spellcheck="false"
                     prop:value=move || k_text.get()
-                    on:change=move |ev| lab.set("k", &event_target_value(&ev))></textarea>
+                    on:change=move |ev| lab.set_text(&param::K, &event_target_value(&ev))></textarea>
             </div>
         </div>
     }

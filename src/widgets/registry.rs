@@ -1,0 +1,51 @@
+//! Every widget, listed once (as egui's demo list): its id (`embed=<id>`, `data-widget`), its
+//! title, and how to show it. The full page shows them in this order, embed mode looks the id
+//! up here, and the tests iterate this list, so a new widget is one entry.
+
+use super::clocks::ClocksWidget;
+use super::decay::DecayWidget;
+use super::frequencies::FrequenciesWidget;
+use super::heatmap::HeatmapWidget;
+use super::scores::ScoresWidget;
+use leptos::prelude::*;
+
+/// One widget of the registry.
+pub struct Widget {
+    /// Its id in `embed=` and `data-widget`; never changes meaning once published.
+    pub id: &'static str,
+    /// Its title, the heading of its card.
+    pub title: &'static str,
+    /// The widget, reading the shared state from context.
+    pub view: fn() -> AnyView,
+}
+
+/// The widgets in the order the full page shows them.
+pub static WIDGETS: [Widget; 5] = [
+    Widget {
+        id: "clocks",
+        title: "The rotation lab: every plane of q and k is a clock",
+        view: || view! { <ClocksWidget /> }.into_any(),
+    },
+    Widget { id: "frequencies", title: "Frequencies and wavelengths", view: || view! { <FrequenciesWidget /> }.into_any() },
+    Widget {
+        id: "decay",
+        title: "Long-term decay: the RoFormer bound, and what scores do",
+        view: || view! { <DecayWidget /> }.into_any(),
+    },
+    Widget { id: "heatmap", title: "The score for every pair of positions", view: || view! { <HeatmapWidget /> }.into_any() },
+    Widget { id: "scores", title: "Scores: q at position m, k at position n", view: || view! { <ScoresWidget /> }.into_any() },
+];
+
+/// The widget with id `id`.
+pub fn find(id: &str) -> Option<&'static Widget> {
+    WIDGETS.iter().find(|w| w.id == id)
+}
+
+/// Every id, in order (for `embed=` validation and its notice).
+pub fn ids() -> Vec<&'static str> {
+    WIDGETS.iter().map(|w| w.id).collect()
+}
+
+/// Present in context on the full page, where the rotation lab already shows the scores.
+#[derive(Debug, Clone, Copy)]
+pub struct FullPage;

@@ -148,9 +148,16 @@ test('every widget of the page embeds alone under its id', async ({ page }) => {
 });
 
 test('embed=scores shows the widget alone and tells the host its height', async ({ page }) => {
+  await page.addInitScript(() => {
+    window.ownMessages = [];
+    addEventListener('message', (e) => window.ownMessages.push(e.data));
+  });
   await page.goto('/?embed=scores&m=40&n=10');
   await expect(page.locator('[data-widget="scores"]')).toBeVisible();
   await expect(page.locator('h1, header, footer, [data-widget="decay"]')).toHaveCount(0);
+  // Opened on its own (not in a frame), the widget has no host to tell: no message to itself.
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => window.ownMessages)).toEqual([]);
 
   // A host page with the widget in an iframe receives rope-lab:resize messages.
   await page.setContent(`
@@ -161,6 +168,7 @@ test('embed=scores shows the widget alone and tells the host its height', async 
   expect(message.type).toBe('rope-lab:resize');
   expect(message.widget).toBe('scores');
   expect(message.height).toBeGreaterThan(200);
+  expect(await page.evaluate(() => window.messages.every((m) => m.height > 0))).toBe(true);
   // Opening the parameters makes the widget taller: a new message follows.
   const frame = page.frameLocator('iframe');
   await frame.getByText('Parameters').click();

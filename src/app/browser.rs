@@ -68,11 +68,17 @@ pub fn sync_url_with(lab: Lab) {
 
 /// Posts `{ type: "rope-lab:resize", widget, height }` to the embedding page whenever the
 /// height of `root` changes (its ResizeObserver says so), so the host can size its iframe.
+/// Nothing is posted when the page is not in a frame (its parent is itself), nor for a zero
+/// height (the root detached while the document is replaced).
 pub fn post_height_on_resize(root: NodeRef<leptos::html::Main>, widget: &'static str) {
+    let Ok(Some(parent)) = window().parent() else { return };
+    if js_sys::Object::is(&parent, &window()) {
+        return;
+    }
     let last_height = StoredValue::new(0i32);
     observe_size(root, move |_, height| {
         let height = height.ceil() as i32;
-        if height == last_height.get_value() {
+        if height <= 0 || height == last_height.get_value() {
             return;
         }
         last_height.set_value(height);
@@ -80,8 +86,6 @@ pub fn post_height_on_resize(root: NodeRef<leptos::html::Main>, widget: &'static
         let _ = js_sys::Reflect::set(&message, &"type".into(), &"rope-lab:resize".into());
         let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.into());
         let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
-        if let Ok(Some(parent)) = window().parent() {
-            let _ = parent.post_message(&message, "*");
-        }
+        let _ = parent.post_message(&message, "*");
     });
 }

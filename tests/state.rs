@@ -173,3 +173,27 @@ fn hostile_values_of_every_parameter_are_survived() {
         }
     }
 }
+
+/// Numbers in notices and in the URL read as a person writes them, and one bad value makes one
+/// notice that quotes it and says what is in effect.
+#[test]
+fn notices_and_links_write_numbers_as_people_do() {
+    let huge = LabState::from_query("m=1e20");
+    assert_eq!(huge.notices.len(), 1, "{:?}", huge.notices);
+    assert_eq!(huge.notices[0].message, "m 1e20 is out of range (it must be at most 10000000); using 10000000");
+    assert_eq!(huge.state.m, 10_000_000);
+
+    let mut state = LabState::from_query("base=500000&dim=128").state;
+    assert_eq!(state.to_query(), "base=500000&dim=128");
+    let notices = state.set_text(&rope_lab::state::param::BASE, "abc");
+    assert_eq!(notices[0].message, "base 'abc' is not a finite number; keeping 500000");
+    let notices = state.set_text(&rope_lab::state::param::DIM, "");
+    assert_eq!(notices[0].message, "dim '' is not a finite number; keeping 128");
+    assert_eq!((state.base, state.dim), (500000.0, 128));
+    assert!(!LabState::from_query("m=-5").notices[0].message.contains(".0"));
+
+    // log takes 1 or 0 (true or false); anything else is said, not silently taken.
+    assert!(noticed("log=yes", "log").log == false);
+    assert!(clean("log=true").log);
+    assert_eq!(clean("log=1").to_query(), "log=1");
+}

@@ -29,7 +29,7 @@ impl LabState {
             self.apply_into(change, &mut notes);
         }
         self.normalize_into(&mut notes);
-        notes.0
+        notes.into_notices()
     }
 
     /// A fresh random q and k: the next seed, typed vectors dropped.

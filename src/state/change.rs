@@ -1,7 +1,7 @@
 //! Typed changes to the state, one variant per parameter, and the one place their values are
 //! validated: whether a value comes from the URL, a text field or a slider, it passes here.
 
-use super::format::fmt_f64;
+use super::format::fmt_number;
 use super::notes::Notes;
 use super::{LabState, Theme, MAX_COMPARE, MAX_COMPONENT, MAX_RANGE, MIN_RANGE};
 use crate::rope::{HeatmapMode, Layout, ScalingMethod, MAX_BASE, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR};
@@ -151,9 +151,9 @@ impl LabState {
                 "partial",
                 format!(
                     "partial {} of dim {} does not rotate a positive even number of dimensions; using {}",
-                    fmt_f64(self.partial),
+                    fmt_number(self.partial),
                     self.dim,
-                    fmt_f64(fixed)
+                    fmt_number(fixed)
                 ),
             );
             self.partial = fixed;
@@ -165,10 +165,10 @@ impl LabState {
                 "low_freq",
                 format!(
                     "low_freq {} must be less than high_freq {}; using {} and {}",
-                    fmt_f64(self.low_freq),
-                    fmt_f64(self.high_freq),
-                    fmt_f64(defaults.low_freq),
-                    fmt_f64(defaults.high_freq)
+                    fmt_number(self.low_freq),
+                    fmt_number(self.high_freq),
+                    fmt_number(defaults.low_freq),
+                    fmt_number(defaults.high_freq)
                 ),
             );
             self.low_freq = defaults.low_freq;
@@ -195,7 +195,7 @@ fn non_negative(name: &'static str, v: Option<f64>, notes: &mut Notes) -> Option
     if v.is_finite() && v >= 0.0 {
         Some(v)
     } else {
-        notes.add(name, format!("{name} {} must be a number of at least 0; leaving it unset", fmt_f64(v)));
+        notes.add(name, format!("{name} {} must be a number of at least 0; leaving it unset", fmt_number(v)));
         None
     }
 }

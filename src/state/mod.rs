@@ -17,7 +17,7 @@ pub mod query;
 
 pub use change::Change;
 pub use derive::{Derived, Vectors};
-pub use format::{fmt_f64, fmt_list};
+pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers};
 pub use notes::{Notice, Notes, Reader};
 pub use param::Param;
 
@@ -162,7 +162,7 @@ impl LabState {
             );
         }
         state.normalize_into(&mut notes);
-        Parsed { state, notices: notes.0 }
+        Parsed { state, notices: notes.into_notices() }
     }
 
     /// The query string for this state, without the leading `?`: only what differs from the
@@ -184,7 +184,7 @@ impl LabState {
         let mut notes = Notes::default();
         self.apply_into(change, &mut notes);
         self.normalize_into(&mut notes);
-        notes.0
+        notes.into_notices()
     }
 
     /// Sets `param` from text a person typed, parsed and validated exactly as the URL is.
@@ -192,13 +192,15 @@ impl LabState {
         let mut notes = Notes::default();
         self.read_into(param, raw.trim(), &mut notes);
         self.normalize_into(&mut notes);
-        notes.0
+        notes.into_notices()
     }
 
     fn read_into(&mut self, param: &Param, raw: &str, notes: &mut Notes) {
         let mut reader = Reader { param: param.name, raw, keeping: (param.text)(self), notes };
         if let Some(change) = (param.parse)(&mut reader) {
+            notes.quoting(Some(raw));
             self.apply_into(change, notes);
+            notes.quoting(None);
         }
     }
 

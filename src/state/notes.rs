@@ -1,7 +1,7 @@
 //! Notices: what was corrected in the input and why, and the helpers that read text into
 //! values and clamp values into range, each saying so when it changes something.
 
-use super::format::fmt_f64;
+use super::format::fmt_number;
 
 /// One correction made to the input, shown to the user in `data-testid="notice"`.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,9 +14,23 @@ pub struct Notice {
 
 /// Collects notices while the state changes.
 #[derive(Debug, Default)]
-pub struct Notes(pub Vec<Notice>);
+pub struct Notes(pub Vec<Notice>, Option<String>);
 
 impl Notes {
+    /// Notices about the value being applied quote `raw` (what the person typed, "1e20") rather
+    /// than the number it became.
+    pub fn quoting(&mut self, raw: Option<&str>) {
+        self.1 = raw.map(str::to_string);
+    }
+
+    fn quote(&self, value: String) -> String {
+        self.1.clone().unwrap_or(value)
+    }
+
+    pub fn into_notices(self) -> Vec<Notice> {
+        self.0
+    }
+
     pub fn add(&mut self, param: &'static str, message: String) {
         self.0.push(Notice { param, message });
     }
@@ -26,7 +40,8 @@ impl Notes {
         let clamped = v.clamp(min, max);
         if clamped != v {
             let bound = if v < min { format!("at least {min}") } else { format!("at most {max}") };
-            self.add(param, format!("{param} {v} is out of range (it must be {bound}); using {clamped}"));
+            let shown = self.quote(v.to_string());
+            self.add(param, format!("{param} {shown} is out of range (it must be {bound}); using {clamped}"));
         }
         clamped
     }
@@ -35,11 +50,9 @@ impl Notes {
     pub fn clamp_f64(&mut self, param: &'static str, v: f64, min: f64, max: f64) -> f64 {
         let clamped = v.clamp(min, max);
         if clamped != v {
-            let bound = if v < min { format!("at least {}", fmt_f64(min)) } else { format!("at most {}", fmt_f64(max)) };
-            self.add(
-                param,
-                format!("{param} {} is out of range (it must be {bound}); using {}", fmt_f64(v), fmt_f64(clamped)),
-            );
+            let bound = if v < min { format!("at least {}", fmt_number(min)) } else { format!("at most {}", fmt_number(max)) };
+            let shown = self.quote(fmt_number(v));
+            self.add(param, format!("{param} {shown} is out of range (it must be {bound}); using {}", fmt_number(clamped)));
         }
         clamped
     }
@@ -49,7 +62,8 @@ impl Notes {
         if v.is_finite() && valid {
             v
         } else {
-            self.add(param, format!("{param} {} {rule}; keeping {}", fmt_f64(v), fmt_f64(keep)));
+            let shown = self.quote(fmt_number(v));
+            self.add(param, format!("{param} {shown} {rule}; keeping {}", fmt_number(keep)));
             keep
         }
     }
@@ -81,14 +95,17 @@ impl Reader<'_> {
         }
     }
 
-    /// An integer; a number with a fractional part is rounded to the nearest one, with a notice.
+    /// An integer; a number with a fractional part is rounded to the nearest one, with a
+    /// notice. Whole numbers beyond i64 saturate (their range notice quotes the text).
     pub fn integer(&mut self) -> Option<i64> {
         if let Ok(v) = self.raw.parse::<i64>() {
             return Some(v);
         }
         let v = self.number()?;
         let rounded = v.round().clamp(i64::MIN as f64, i64::MAX as f64) as i64;
-        self.notes.add(self.param, format!("{} {} is not an integer; using {rounded}", self.param, self.raw));
+        if v.fract() != 0.0 {
+            self.notes.add(self.param, format!("{} {} is not an integer; using {rounded}", self.param, self.raw));
+        }
         Some(rounded)
     }
 

@@ -4,7 +4,7 @@
 //! `change.rs`. The README's "URL parameters" section documents each one.
 
 use super::change::Change;
-use super::format::{fmt_f64, fmt_list};
+use super::format::{fmt_number, fmt_numbers};
 use super::notes::Reader;
 use super::{LabState, Theme};
 use crate::rope::{HeatmapMode, Layout, ScalingMethod};
@@ -22,14 +22,14 @@ pub struct Param {
 }
 
 fn optional(v: Option<f64>) -> String {
-    v.map(fmt_f64).unwrap_or_default()
+    v.map(fmt_number).unwrap_or_default()
 }
 
 fn optional_list(v: &Option<Vec<f64>>) -> String {
-    v.as_deref().map(fmt_list).unwrap_or_default()
+    v.as_deref().map(fmt_numbers).unwrap_or_default()
 }
 
-pub static BASE: Param = Param { name: "base", parse: |r| r.number().map(Change::Base), text: |s| fmt_f64(s.base) };
+pub static BASE: Param = Param { name: "base", parse: |r| r.number().map(Change::Base), text: |s| fmt_number(s.base) };
 pub static DIM: Param = Param { name: "dim", parse: |r| r.integer().map(Change::Dim), text: |s| s.dim.to_string() };
 pub static M: Param = Param { name: "m", parse: |r| r.integer().map(Change::M), text: |s| s.m.to_string() };
 pub static N: Param = Param { name: "n", parse: |r| r.integer().map(Change::N), text: |s| s.n.to_string() };
@@ -62,9 +62,9 @@ pub static SEQ: Param = Param {
     text: |s| s.seq.map(|v| v.to_string()).unwrap_or_default(),
 };
 pub static BETA_FAST: Param =
-    Param { name: "beta_fast", parse: |r| r.number().map(Change::BetaFast), text: |s| fmt_f64(s.beta_fast) };
+    Param { name: "beta_fast", parse: |r| r.number().map(Change::BetaFast), text: |s| fmt_number(s.beta_fast) };
 pub static BETA_SLOW: Param =
-    Param { name: "beta_slow", parse: |r| r.number().map(Change::BetaSlow), text: |s| fmt_f64(s.beta_slow) };
+    Param { name: "beta_slow", parse: |r| r.number().map(Change::BetaSlow), text: |s| fmt_number(s.beta_slow) };
 pub static MSCALE: Param =
     Param { name: "mscale", parse: |r| r.number().map(|v| Change::Mscale(Some(v))), text: |s| optional(s.mscale) };
 pub static MSCALE_ALL_DIM: Param = Param {
@@ -73,9 +73,9 @@ pub static MSCALE_ALL_DIM: Param = Param {
     text: |s| optional(s.mscale_all_dim),
 };
 pub static LOW_FREQ: Param =
-    Param { name: "low_freq", parse: |r| r.number().map(Change::LowFreq), text: |s| fmt_f64(s.low_freq) };
+    Param { name: "low_freq", parse: |r| r.number().map(Change::LowFreq), text: |s| fmt_number(s.low_freq) };
 pub static HIGH_FREQ: Param =
-    Param { name: "high_freq", parse: |r| r.number().map(Change::HighFreq), text: |s| fmt_f64(s.high_freq) };
+    Param { name: "high_freq", parse: |r| r.number().map(Change::HighFreq), text: |s| fmt_number(s.high_freq) };
 pub static SHORT_FACTOR: Param = Param {
     name: "short_factor",
     parse: |r| r.list().map(|v| Change::ShortFactor(Some(v))),
@@ -87,7 +87,7 @@ pub static LONG_FACTOR: Param = Param {
     text: |s| optional_list(&s.long_factor),
 };
 pub static PARTIAL: Param =
-    Param { name: "partial", parse: |r| r.number().map(Change::Partial), text: |s| fmt_f64(s.partial) };
+    Param { name: "partial", parse: |r| r.number().map(Change::Partial), text: |s| fmt_number(s.partial) };
 pub static R: Param = Param { name: "r", parse: |r| r.integer().map(Change::R), text: |s| s.r.to_string() };
 pub static PLANE: Param =
     Param { name: "plane", parse: |r| r.integer().map(Change::Plane), text: |s| s.plane.to_string() };
@@ -96,8 +96,8 @@ pub static RANGE: Param =
 pub static LOG: Param = Param {
     name: "log",
     parse: |r| match r.raw {
-        "1" | "true" | "yes" | "on" => Some(Change::Log(true)),
-        "0" | "false" | "no" | "off" | "" => Some(Change::Log(false)),
+        "1" | "true" => Some(Change::Log(true)),
+        "0" | "false" => Some(Change::Log(false)),
         _ => r.fail("is not 1 or 0"),
     },
     text: |s| if s.log { "1" } else { "0" }.to_string(),

@@ -296,9 +296,13 @@ mod frequency_and_heatmap {
         let area = TextRecorder(texts.clone()).into_drawing_area();
         draw_frequencies(&area, &chart, &ChartStyle::LIGHT).unwrap();
         let texts = texts.borrow().clone();
-        for expected in ["Wavelength and frequency of each plane", "plane i", "wavelength (tokens per turn)", "context: 4096 tokens"] {
+        for expected in ["Wavelength and frequency of each plane", "plane i", "wavelength (tokens per turn)", "10¹", "10³"] {
             assert!(texts.iter().any(|t| t == expected), "{expected} missing from {texts:?}");
         }
+        // The legend, shown beside the canvas, names the context and the two marks.
+        let legend: Vec<String> = chart.legend(&ChartStyle::LIGHT).into_iter().map(|e| e.label).collect();
+        assert!(legend.contains(&"context: 4096 tokens".to_string()), "{legend:?}");
+        assert!(legend.iter().any(|l| l.contains("no full turn")), "{legend:?}");
         let svg = svg(|area| draw_frequencies(area, &chart, &ChartStyle::LIGHT).unwrap());
         // One dot per plane: filled for planes that turn within the context, rings for the rest.
         let dots = svg.lines().filter(|l| l.contains("<circle") && l.contains("#009E73")).count();
@@ -315,9 +319,14 @@ mod frequency_and_heatmap {
         chart.compare = vec![(500000.0, chart.bound.clone())];
         draw_decay(&area, &chart, &ChartStyle::LIGHT).unwrap();
         let texts = texts.borrow().clone();
-        for expected in ["bound (left axis)", "score ÷ |q||k| (cosine)", "q = k: mean of cos(rθᵢ)", "this q and k", "random zero-mean q, k: expected 0", "bound, base 500000"] {
-            assert!(texts.iter().any(|t| t == expected), "{expected} missing from {texts:?}");
+        assert!(texts.iter().any(|t| t == "score ÷ |q||k| (cosine)"), "{texts:?}");
+        // The legend beside the canvas says which curve is the bound and which are scores.
+        let legend = chart.legend(&ChartStyle::LIGHT);
+        let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
+        for expected in ["bound (left axis)", "q = k: mean of cos(rθᵢ) (right axis)", "this q and k (right axis)", "random zero-mean q, k: expected 0 (right axis)", "bound, base 500000"] {
+            assert!(labels.contains(&expected), "{expected} missing from {labels:?}");
         }
+        assert_eq!(legend[0].colour, ChartStyle::LIGHT.bound);
     }
 
     fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {

@@ -3,7 +3,7 @@
 //! do: the current q and k, q = k (the mean of cos(rθᵢ)), and random zero-mean q and k (0).
 
 use super::format::short_number;
-use super::{palette, ChartStyle};
+use super::{palette, ChartStyle, LegendEntry, Mark};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -24,6 +24,26 @@ pub struct DecayChart {
     pub cursor: Option<(f64, f64)>,
     /// Distances on a log scale (from 1).
     pub log_x: bool,
+}
+
+impl DecayChart {
+    /// What each curve is, in the colours [`draw_decay`] draws it with `style`.
+    pub fn legend(&self, style: &ChartStyle) -> Vec<LegendEntry> {
+        let mut entries = vec![LegendEntry::new("bound (left axis)", style.bound, Mark::Line)];
+        for ((base, _), colour) in self.compare.iter().zip(COMPARE) {
+            entries.push(LegendEntry::new(format!("bound, base {}", short_number(*base)), colour, Mark::Line));
+        }
+        if !self.score.is_empty() || !self.q_equals_k.is_empty() {
+            entries.push(LegendEntry::new("random zero-mean q, k: expected 0 (right axis)", style.grid, Mark::Line));
+        }
+        if !self.q_equals_k.is_empty() {
+            entries.push(LegendEntry::new("q = k: mean of cos(rθᵢ) (right axis)", style.phasor, Mark::Line));
+        }
+        if !self.score.is_empty() {
+            entries.push(LegendEntry::new("this q and k (right axis)", style.text, Mark::Line));
+        }
+        entries
+    }
 }
 
 /// Shades of the bound's green for compared bases.
@@ -101,46 +121,27 @@ pub fn draw_decay<DB: DrawingBackend>(
             .map(|(x, y)| (x_of(*x), *y))
             .collect()
     };
-    for ((base, curve), colour) in chart.compare.iter().zip(COMPARE) {
-        ctx.draw_series(LineSeries::new(points(curve), colour.stroke_width(width(1.5))))?
-            .label(format!("bound, base {}", short_number(*base)))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2)));
+    for ((_, curve), colour) in chart.compare.iter().zip(COMPARE) {
+        ctx.draw_series(LineSeries::new(points(curve), colour.stroke_width(width(1.5))))?;
     }
-    ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?
-        .label("bound (left axis)")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.bound.stroke_width(3)));
+    ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?;
     if has_cosines {
         ctx.draw_secondary_series(LineSeries::new(
             [(x_min, 0.0), (x_max, 0.0)],
             style.grid.mix(0.9).stroke_width(width(2.0)),
-        ))?
-        .label("random zero-mean q, k: expected 0")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.grid.stroke_width(3)));
+        ))?;
     }
     if !chart.q_equals_k.is_empty() {
-        ctx.draw_secondary_series(LineSeries::new(points(&chart.q_equals_k), style.phasor.stroke_width(width(1.5))))?
-            .label("q = k: mean of cos(rθᵢ)")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.phasor.stroke_width(2)));
+        ctx.draw_secondary_series(LineSeries::new(points(&chart.q_equals_k), style.phasor.stroke_width(width(1.5))))?;
     }
     if !chart.score.is_empty() {
-        ctx.draw_secondary_series(LineSeries::new(points(&chart.score), style.text.mix(0.85).stroke_width(width(1.2))))?
-            .label("this q and k")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.text.stroke_width(2)));
+        ctx.draw_secondary_series(LineSeries::new(points(&chart.score), style.text.mix(0.85).stroke_width(width(1.2))))?;
     }
 
     if let Some((x, y)) = chart.cursor.filter(|(x, y)| x.is_finite() && y.is_finite()) {
         let x = x_of(x).clamp(x_min, x_max);
         ctx.draw_series(LineSeries::new([(x, 0.0), (x, y_max)], style.cursor.stroke_width(width(1.0))))?;
         ctx.draw_series(std::iter::once(Circle::new((x, y), (4.0 * s) as i32, style.cursor.filled())))?;
-    }
-    if has_cosines || !chart.compare.is_empty() {
-        ctx.configure_series_labels()
-            // Lower left is where no curve goes: the bound starts high, the cosines sit around the middle.
-            .position(SeriesLabelPosition::LowerLeft)
-            .label_font(font(11.0))
-            .background_style(style.background.mix(0.85))
-            .border_style(style.grid)
-            .draw()?;
     }
     area.present()
 }

@@ -1,8 +1,8 @@
 //! Each plane's wavelength (tokens per turn, 2π·base^(2i/d)) and frequency θᵢ on log axes,
 //! with the context length drawn across: planes above the line never complete a turn within it.
 
-use super::format::short_number;
-use super::ChartStyle;
+use super::format::{log_tick, short_number};
+use super::{ChartStyle, LegendEntry, Mark};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -25,6 +25,16 @@ impl FrequencyChart {
             .filter(|f| crate::rope::wavelength(**f).is_some_and(|w| w <= self.context))
             .count();
         (turning, self.inv_freq.len() - turning)
+    }
+
+    /// What each mark is, in the colours [`draw_frequencies`] draws it with `style`.
+    pub fn legend(&self, style: &ChartStyle) -> Vec<LegendEntry> {
+        vec![
+            LegendEntry::new("wavelength: turns within the context (left axis)", style.bound, Mark::Dot),
+            LegendEntry::new("wavelength: no full turn within the context", style.bound, Mark::Ring),
+            LegendEntry::new("θᵢ (right axis)", style.phasor, Mark::Line),
+            LegendEntry::new(format!("context: {} tokens", short_number(self.context)), style.cursor, Mark::Line),
+        ]
     }
 }
 
@@ -56,16 +66,16 @@ pub fn draw_frequencies<DB: DrawingBackend>(
         .y_label_area_size((56.0 * style.scale) as u32)
         .right_y_label_area_size((56.0 * style.scale) as u32)
         .caption("Wavelength and frequency of each plane", font(14.0))
-        // Headroom above the data on both log axes holds the legend clear of every point.
-        .build_cartesian_2d(-0.5..planes - 0.5, (w_min / 1.5..w_max * 60.0).log_scale())?
-        .set_secondary_coord(-0.5..planes - 0.5, (f_min / 1.5..f_max * 60.0).log_scale());
+        .build_cartesian_2d(-0.5..planes - 0.5, (w_min / 1.5..w_max * 1.5).log_scale())?
+        .set_secondary_coord(-0.5..planes - 0.5, (f_min / 1.5..f_max * 1.5).log_scale());
     ctx.configure_mesh()
         .x_desc("plane i")
         .y_desc("wavelength (tokens per turn)")
-        .x_labels(8)
+        // Planes are whole numbers: no label between two of them (d = 2 has only plane 0).
+        .x_labels((planes as usize + 1).min(8))
         .y_labels(6)
-        .x_label_formatter(&|x| short_number(x.round()))
-        .y_label_formatter(&|y| short_number(*y))
+        .x_label_formatter(&|x| if (x - x.round()).abs() < 1e-6 { short_number(x.round()) } else { String::new() })
+        .y_label_formatter(&|y| log_tick(*y))
         .label_style(font(11.0))
         .axis_desc_style(font(12.0))
         .light_line_style(style.grid.mix(0.4))
@@ -75,38 +85,30 @@ pub fn draw_frequencies<DB: DrawingBackend>(
     ctx.configure_secondary_axes()
         .y_desc("θᵢ (radians per token)")
         .y_labels(6)
-        .y_label_formatter(&|y| short_number(*y))
+        .y_label_formatter(&|y| log_tick(*y))
         .label_style(font(11.0))
         .axis_desc_style(font(12.0))
         .draw()?;
 
     let dot = (3.0 * style.scale).round() as i32;
-    ctx.draw_secondary_series(LineSeries::new(points.iter().map(|p| (p.0, p.2)), style.phasor.stroke_width((1.5 * style.scale) as u32)))?
-        .label("θᵢ (right axis)")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.phasor.stroke_width(2)));
+    ctx.draw_secondary_series(LineSeries::new(points.iter().map(|p| (p.0, p.2)), style.phasor.stroke_width((1.5 * style.scale) as u32)))?;
+    if points.len() == 1 {
+        // One plane (d = 2): a line of one point draws nothing, so mark it.
+        ctx.draw_secondary_series(points.iter().map(|p| Cross::new((p.0, p.2), dot * 2, style.phasor.stroke_width((1.5 * style.scale) as u32))))?;
+    }
     ctx.draw_series(points.iter().map(|p| {
         if p.1 <= context {
             Circle::new((p.0, p.1), dot, style.bound.filled())
         } else {
             Circle::new((p.0, p.1), dot, style.bound.stroke_width((1.5 * style.scale) as u32))
         }
-    }))?
-    .label("wavelength: ● turns within the context, ○ does not")
-    .legend(move |(x, y)| Circle::new((x + 8, y), 4, style.bound.filled()));
+    }))?;
     ctx.draw_series(LineSeries::new(
         [(-0.5, context), (planes - 0.5, context)],
         style.cursor.stroke_width((1.5 * style.scale) as u32),
-    ))?
-    .label(format!("context: {} tokens", short_number(context)))
-    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style.cursor.stroke_width(2)));
+    ))?;
     if let Some(p) = chart.selected.and_then(|s| points.iter().find(|p| p.0 as usize == s)) {
         ctx.draw_series(std::iter::once(Circle::new((p.0, p.1), dot * 2, style.cursor.stroke_width((2.0 * style.scale) as u32))))?;
     }
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(font(11.0))
-        .background_style(style.background.mix(0.85))
-        .border_style(style.grid)
-        .draw()?;
     area.present()
 }

@@ -58,8 +58,9 @@ pub struct HeatmapLayout {
     pub side: f64,
 }
 
-const LEFT: f64 = 58.0;
-const TOP: f64 = 12.0;
+// Room for exact positions up to 10,000,000 at the left, and for the m axis' title above.
+const LEFT: f64 = 64.0;
+const TOP: f64 = 26.0;
 const BOTTOM: f64 = 44.0;
 const LEGEND: f64 = 84.0;
 
@@ -120,7 +121,8 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
         let down = top + (offset + 0.5) / size * side;
         area.draw(&PathElement::new(vec![(px(along), px(top + side)), (px(along), px(top + side + 5.0))], stroke))?;
         area.draw(&Text::new(
-            short_number((frame.origin.1 + offset as i64) as f64),
+            // Positions are integers: exact, never rounded to 1.00e7.
+            (frame.origin.1 + offset as i64).to_string(),
             (px(along), px(top + side + 8.0)),
             font(11.0).pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Center,
@@ -129,7 +131,7 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
         ))?;
         area.draw(&PathElement::new(vec![(px(left - 5.0), px(down)), (px(left), px(down))], stroke))?;
         area.draw(&Text::new(
-            short_number((frame.origin.0 + offset as i64) as f64),
+            (frame.origin.0 + offset as i64).to_string(),
             (px(left - 8.0), px(down)),
             font(11.0).pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Right,
@@ -138,7 +140,8 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
         ))?;
     }
     area.draw(&Text::new("key position n →", (px(left + side / 2.0 - 50.0), px(top + side + 26.0)), font(12.0)))?;
-    area.draw(&Text::new("m ↓", (px(4.0), px(top)), font(12.0)))?;
+    // Above the first row's label, where no tick label goes.
+    area.draw(&Text::new("query position m ↓", (px(4.0), px(top - 22.0)), font(12.0)))?;
 
     // The legend: the colour scale from +limit (top) to −limit (bottom).
     let bar_left = left + side + 16.0;

@@ -7,6 +7,7 @@ mod decay;
 pub mod format;
 mod frequencies;
 mod heatmap;
+mod legend;
 pub mod painter;
 pub mod palette;
 mod plane;
@@ -17,6 +18,7 @@ pub use frequencies::{draw_frequencies, FrequencyChart};
 pub use heatmap::{
     diverging, draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame, HeatmapLayout,
 };
+pub use legend::{LegendEntry, Mark};
 pub use plane::{draw_plane_view, PlaneView};
 
 use plotters::style::{IntoFont, RGBColor, TextStyle};
@@ -31,7 +33,7 @@ pub struct ChartStyle {
     pub q: RGBColor,
     /// The key k, wherever it appears (Okabe-Ito vermillion).
     pub k: RGBColor,
-    /// The relative phasor e^{i(m−n)θ} (Okabe-Ito reddish purple).
+    /// The relative phasor e^{−i(n−m)θ} (Okabe-Ito reddish purple).
     pub phasor: RGBColor,
     /// The decay bound's curve (Okabe-Ito bluish green: not q's blue).
     pub bound: RGBColor,

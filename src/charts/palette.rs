@@ -47,7 +47,7 @@ pub const Q: Swatch = swatch("q", (0, 114, 178), (86, 180, 233));
 pub const K: Swatch = swatch("k", (213, 94, 0), (230, 159, 0));
 /// k as text: 4.5:1 on white needs a darker shade of the same hue.
 pub const K_TEXT: Swatch = swatch("k-text", (184, 75, 0), (230, 159, 0));
-/// The relative phasor e^{i(m−n)θ} (Okabe-Ito reddish purple).
+/// The relative phasor e^{−i(n−m)θ} (Okabe-Ito reddish purple).
 pub const PHASOR: Swatch = swatch("phasor", (204, 121, 167), (204, 121, 167));
 pub const PHASOR_TEXT: Swatch = swatch("phasor-text", (160, 69, 122), (204, 121, 167));
 /// The decay bound (Okabe-Ito bluish green: not q's blue).

@@ -1,4 +1,4 @@
-//! One plane in the complex plane: q̃ e^{imθ}, k̃ e^{inθ} and the unit phasor e^{i(m−n)θ}
+//! One plane in the complex plane: q̃ e^{imθ}, k̃ e^{inθ} and the unit phasor e^{−i(n−m)θ}
 //! whose real part, scaled by q̃ k̃*, is the plane's share of the score.
 
 use super::ChartStyle;
@@ -11,14 +11,14 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlaneView {
     pub hands: PlaneHands,
-    /// (m − n)·θ_i, the angle of the relative phasor.
+    /// −(n − m)·θ_i, the angle of the relative phasor e^{−i(n−m)θ}.
     pub relative_angle: f64,
     /// The longest pair of q or k, so the vectors are drawn at the same scale as the clocks.
     pub longest: f64,
 }
 
 /// Draws the unit circle with its axes, q̃ e^{imθ} and k̃ e^{inθ} as arrows, and the phasor
-/// e^{i(m−n)θ} on the circle.
+/// e^{−i(n−m)θ} on the circle.
 pub fn draw_plane_view<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     view: &PlaneView,
@@ -75,7 +75,7 @@ pub fn draw_plane_view<DB: DrawingBackend>(
     area.draw(&PathElement::new(vec![c, phasor], style.phasor.stroke_width(stroke(1.5))))?;
     area.draw(&Circle::new(phasor, stroke(5.0) as i32, style.phasor.filled()))?;
     area.draw(&Text::new(
-        "eⁱ⁽ᵐ⁻ⁿ⁾ᶿ",
+        "e⁻ⁱ⁽ⁿ⁻ᵐ⁾ᶿ",
         point(view.relative_angle, 1.17),
         font(12.0).color(&style.phasor).pos(Pos::new(HPos::Center, VPos::Center)),
     ))?;

@@ -117,7 +117,8 @@ test('q = k and one-hot vectors, and typed vectors are validated', async ({ page
   await page.getByRole('button', { name: 'k = q' }).click();
   await page.getByLabel(/^q \(comma-separated/).fill('1,2,3');
   await page.getByLabel(/^q \(comma-separated/).blur();
-  await expect(page.getByTestId('notice')).toContainText('q has 3 numbers');
+  // Said beside the q field, not at the top of the page.
+  await expect(page.locator('.vector-fields .field-notice').first()).toContainText('q has 3 numbers');
 });
 
 test('embed=clocks shows the rotation lab alone', async ({ page }) => {

@@ -128,14 +128,26 @@ async fn the_base_slider_is_logarithmic_and_the_dimension_slider_resizes_the_vec
 }
 
 #[wasm_bindgen_test]
-async fn a_typed_invalid_value_is_corrected_with_a_notice() {
+async fn a_typed_invalid_value_is_corrected_with_a_notice_beside_its_field() {
     let (root, lab, _handle) = mount_scores("");
     settle().await;
-    dispatch(&input(&root, "input[aria-label='d, exact']"), "change", "63");
+    let field = input(&root, "input[aria-label='d, exact']");
+    dispatch(&field, "change", "63");
     settle().await;
     assert_eq!(lab.state.get_untracked().dim, 64);
-    let notices: Vec<Notice> = lab.notices.get_untracked();
+    let notices: Vec<Notice> = lab.field_notices.get_untracked();
     assert!(notices.iter().any(|n| n.param == "dim" && n.message.contains("odd")), "{notices:?}");
+    // Said beside the field (its aria-describedby), which is marked invalid; not at the top.
+    let message_id = field.get_attribute("aria-describedby").expect("the field points at its message");
+    let message = root.query_selector(&format!("#{message_id}")).unwrap().unwrap().text_content().unwrap_or_default();
+    assert_eq!(message, "dim 63 is odd (RoPE rotates pairs); using 64");
+    assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert!(lab.notices.get_untracked().is_empty());
+    // Moving d by its slider changes the value the message spoke of: the message goes.
+    dispatch(&input(&root, "#dim-slider"), "input", "96");
+    settle().await;
+    assert_eq!(root.query_selector(&format!("#{message_id}")).unwrap().unwrap().text_content().unwrap_or_default(), "");
+    assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("false"));
 }
 
 #[wasm_bindgen_test]

@@ -10,6 +10,7 @@ use crate::widgets::controls::Controls;
 use crate::widgets::registry::{self, FullPage, Widget};
 use crate::widgets::{DarkMode, Lab};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// RoPE Lab.
 #[component]
@@ -51,7 +52,7 @@ fn Page() -> impl IntoView {
             <ThemeToggle />
         </header>
         <Notices />
-        <main id="main" class="lab">
+        <main id="main" class="lab" tabindex="-1">
             <p class="intro">
                 "Rotary Positional Embeddings (RoPE) turn each pair of dimensions of a query q and a key k "
                 "by an angle proportional to the token's position: plane i turns by m·θᵢ at position m, "
@@ -85,7 +86,7 @@ fn Embed(widget: &'static Widget) -> impl IntoView {
     let root = NodeRef::<leptos::html::Main>::new();
     browser::post_height_on_resize(root, widget.id);
     view! {
-        <main class="embed" node_ref=root>
+        <main id="main" class="embed" tabindex="-1" node_ref=root>
             <Notices />
             <details class="embed-controls">
                 <summary>"Parameters"</summary>
@@ -108,7 +109,13 @@ fn Notices() -> impl IntoView {
                         notices.iter().map(|n| view! { <li>{n.message.clone()}</li> }).collect_view()
                     })}
                 </ul>
-                <button type="button" class="notice-dismiss" on:click=move |_| lab.notices.set(Vec::new())>
+                <button type="button" class="notice-dismiss" on:click=move |_| {
+                    lab.notices.set(Vec::new());
+                    // The button is gone: keep the keyboard where the reader was, at the content.
+                    if let Some(main) = document().get_element_by_id("main") {
+                        let _ = main.unchecked_into::<web_sys::HtmlElement>().focus();
+                    }
+                }>
                     "Dismiss"
                 </button>
             </div>
@@ -116,7 +123,8 @@ fn Notices() -> impl IntoView {
     }
 }
 
-/// Switches between light and dark; the choice goes into the URL (`theme=`).
+/// Switches between light and dark; the choice goes into the URL (`theme=`). Its name says
+/// what it does next, so it reads right in both themes.
 #[component]
 fn ThemeToggle() -> impl IntoView {
     let lab = expect_context::<Lab>();
@@ -125,13 +133,12 @@ fn ThemeToggle() -> impl IntoView {
         <button
             type="button"
             class="theme-toggle"
-            aria-pressed=move || dark.get().to_string()
             on:click=move |_| {
                 let theme = if dark.get_untracked() { Theme::Light } else { Theme::Dark };
                 lab.apply(Change::Theme(Some(theme)));
             }
         >
-            "Dark theme"
+            {move || if dark.get() { "Switch to light theme" } else { "Switch to dark theme" }}
         </button>
     }
 }

@@ -29,7 +29,7 @@ impl LabState {
             self.apply_into(change, &mut notes);
         }
         self.normalize_into(&mut notes);
-        notes.into_notices()
+        notes.into_notices(self)
     }
 
     /// A fresh random q and k: the next seed, typed vectors dropped.

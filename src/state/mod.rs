@@ -162,7 +162,8 @@ impl LabState {
             );
         }
         state.normalize_into(&mut notes);
-        Parsed { state, notices: notes.into_notices() }
+        let notices = notes.into_notices(&state);
+        Parsed { state, notices }
     }
 
     /// The query string for this state, without the leading `?`: only what differs from the
@@ -184,7 +185,7 @@ impl LabState {
         let mut notes = Notes::default();
         self.apply_into(change, &mut notes);
         self.normalize_into(&mut notes);
-        notes.into_notices()
+        notes.into_notices(self)
     }
 
     /// Sets `param` from text a person typed, parsed and validated exactly as the URL is.
@@ -192,7 +193,7 @@ impl LabState {
         let mut notes = Notes::default();
         self.read_into(param, raw.trim(), &mut notes);
         self.normalize_into(&mut notes);
-        notes.into_notices()
+        notes.into_notices(self)
     }
 
     fn read_into(&mut self, param: &Param, raw: &str, notes: &mut Notes) {
@@ -208,10 +209,14 @@ impl LabState {
     /// notice, and the whole page shows.
     pub fn check_embed(&mut self, known: &[&str]) -> Option<Notice> {
         let id = self.embed.take_if(|id| !known.contains(&id.as_str()))?;
-        Some(Notice {
-            param: "embed",
-            message: format!("embed '{id}' is not a widget id ({}); showing the whole page", known.join(", ")),
-        })
+        let message = format!("embed '{id}' is not a widget id ({}); showing the whole page", known.join(", "));
+        Some(Notice { param: "embed", message, in_effect: String::new() })
+    }
+
+    /// Whether `notice` still describes this state: its parameter still has the value it
+    /// left in effect.
+    pub fn still_applies(&self, notice: &Notice) -> bool {
+        param::named(notice.param).is_none_or(|p| (p.text)(self) == notice.in_effect)
     }
 
     /// The factor in effect: the URL's, or the method's default (8 for llama3 and yarn).

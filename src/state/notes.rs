@@ -10,6 +10,9 @@ pub struct Notice {
     pub param: &'static str,
     /// What was changed and why, in plain words.
     pub message: String,
+    /// The parameter's text in effect once the correction was made ("" = unset): the notice
+    /// applies as long as the parameter still has it.
+    pub in_effect: String,
 }
 
 /// Collects notices while the state changes.
@@ -27,12 +30,17 @@ impl Notes {
         self.1.clone().unwrap_or(value)
     }
 
-    pub fn into_notices(self) -> Vec<Notice> {
-        self.0
+    /// The notices, each stamped with its parameter's text in `state`.
+    pub fn into_notices(self, state: &super::LabState) -> Vec<Notice> {
+        let mut notices = self.0;
+        for notice in &mut notices {
+            notice.in_effect = super::param::named(notice.param).map(|p| (p.text)(state)).unwrap_or_default();
+        }
+        notices
     }
 
     pub fn add(&mut self, param: &'static str, message: String) {
-        self.0.push(Notice { param, message });
+        self.0.push(Notice { param, message, in_effect: String::new() });
     }
 
     /// `v` clamped into `min..=max`, with a notice when that changed it.

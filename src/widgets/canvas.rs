@@ -119,6 +119,14 @@ where
     css_size
 }
 
+/// Where a mouse or pointer event lies in its target, in CSS pixels, to the fraction: the
+/// `offsetX` getters of web-sys round to integers, differently for pointer and click events,
+/// which put a click one cell away from what the hover had read.
+pub fn pointer_offset(ev: &web_sys::MouseEvent) -> (f64, f64) {
+    let read = |name: &str| js_sys::Reflect::get(ev, &name.into()).ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    (read("offsetX"), read("offsetY"))
+}
+
 /// The canvas' 2D context.
 pub fn context_2d(element: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     element.get_context("2d").ok().flatten()?.dyn_into().ok()

@@ -4,9 +4,11 @@
 //! vectors themselves.
 
 use super::animation::{prefers_reduced_motion, use_animation_frames};
-use super::canvas::{use_canvas_chart, use_canvas_frames, use_sized_canvas_chart, CanvasPainter};
+use super::canvas::{pointer_offset, use_canvas_chart, use_canvas_frames, use_sized_canvas_chart, CanvasPainter};
 use super::card::WidgetCard;
+use super::controls::NumberField;
 use super::plane_detail::PlaneDetail;
+use super::slider::Slider;
 use super::scores::ScoreReadouts;
 use super::tokens::TokenStrip;
 use super::vector_editor::VectorEditor;
@@ -131,9 +133,28 @@ pub fn ClocksWidget() -> impl IntoView {
     );
     let select_face = move |ev: ev::MouseEvent| {
         let grid = clock_grid(hands_size.get_untracked().0, faces.with_untracked(Vec::len));
-        if let Some(plane) = grid.face_at(ev.offset_x() as f64, ev.offset_y() as f64) {
+        let (x, y) = pointer_offset(&ev);
+        if let Some(plane) = grid.face_at(x, y) {
             lab.apply(Change::Plane(plane as i64));
         }
+    };
+
+    // The faces by keyboard: arrows move the selected plane (up and down by a row of faces).
+    let face_keys = move |ev: ev::KeyboardEvent| {
+        let planes = faces.with_untracked(Vec::len);
+        let columns = clock_grid(hands_size.get_untracked().0, planes).columns as i64;
+        let by = match ev.key().as_str() {
+            "ArrowRight" => 1,
+            "ArrowLeft" => -1,
+            "ArrowDown" => columns,
+            "ArrowUp" => -columns,
+            "Home" => -(planes as i64),
+            "End" => planes as i64,
+            _ => return,
+        };
+        ev.prevent_default();
+        let plane = (selected.get_untracked() as i64 + by).clamp(0, planes as i64 - 1);
+        lab.apply(Change::Plane(plane));
     };
 
     let bars_canvas = NodeRef::<Canvas>::new();
@@ -196,14 +217,10 @@ pub fn ClocksWidget() -> impl IntoView {
                 </label>
                 <label class="toolbar-field">
                     "speed "
-                    <input type="range" min="0.25" max="20" step="0.25" aria-label="speed, tokens per second"
-                        aria-valuetext=move || format!("{} tokens per second", speed.get())
-                        prop:value=move || speed.get().to_string()
-                        on:input=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                                speed.set(v.clamp(0.25, 20.0));
-                            }
-                        } />
+                    <Slider min="0.25" max="20" step="0.25" aria_label="speed, tokens per second"
+                        aria_valuetext=Signal::derive(move || format!("{} tokens per second", speed.get()))
+                        value=Signal::derive(move || speed.get().to_string())
+                        on_value=move |v| speed.set(v.clamp(0.25, 20.0)) />
                     <span class="unit">{move || format!("{} tok/s", speed.get())}</span>
                 </label>
                 <span class="shift-group">
@@ -225,10 +242,13 @@ pub fn ClocksWidget() -> impl IntoView {
                 class="clock-hands"
                 node_ref=clock_canvas
                 on:click=select_face
+                on:keydown=face_keys
+                tabindex="0"
                 role="img"
                 aria-label=move || format!(
-                    "{} clock faces, one per plane: q's hand (filled dot) turned by m·θᵢ, k's hand (ring) by n·θᵢ. Click a face to select its plane.",
-                    planes.get()
+                    "{} clock faces, one per plane: q's hand (filled dot) turned by m·θᵢ, k's hand (ring) by n·θᵢ. \
+                     Plane {} is selected: click a face, or use the arrow keys, to select another.",
+                    planes.get(), selected.get()
                 )
             ></canvas>
             </div>
@@ -245,10 +265,8 @@ pub fn ClocksWidget() -> impl IntoView {
 
             <div class="control plane-picker">
                 <label for="plane-field">"selected plane i"</label>
-                <input id="plane-field" type="number" min="0" step="1"
-                    max=move || planes.get().saturating_sub(1).to_string()
-                    prop:value=move || selected.get().to_string()
-                    on:change=move |ev| lab.set_text(&param::PLANE, &event_target_value(&ev)) />
+                <NumberField lab param=&param::PLANE id="plane-field" step="1"
+                    value=Signal::derive(move || selected.get().to_string()) />
             </div>
             <PlaneDetail faces longest positions=drawn inv_freq selected />
             <VectorEditor />

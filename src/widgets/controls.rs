@@ -3,6 +3,8 @@
 //! and choices apply typed [`Change`]s; text fields go through the parameter table, so a typed
 //! value is parsed and validated exactly like the URL.
 
+use super::field::{FieldMessage, FieldStatus};
+use super::slider::Slider;
 use super::{use_lab, Lab};
 use crate::charts::format::{round_significant, short_number};
 use crate::rope::{Layout, ScalingMethod, MAX_BASE, MAX_DIM};
@@ -38,16 +40,11 @@ pub fn Controls() -> impl IntoView {
             <div class="control">
                 <label for="base-slider">"base θ " <span class="unit">"(log scale)"</span></label>
                 <div class="control-row">
-                    <input
-                        id="base-slider"
-                        type="range"
-                        min=BASE_SLIDER_MIN.to_string()
-                        max=MAX_BASE.log10().to_string()
-                        step="0.01"
-                        aria-valuetext=move || short_number(base.get())
-                        prop:value=move || base.get().log10().to_string()
-                        on:input=move |ev| lab.apply(Change::Base(round_significant(10f64.powf(slider_value(&ev)), 4)))
-                    />
+                    <Slider id="base-slider".to_string() step="0.01"
+                        min=BASE_SLIDER_MIN.to_string() max=MAX_BASE.log10().to_string()
+                        aria_valuetext=Signal::derive(move || short_number(base.get()))
+                        value=Signal::derive(move || base.get().log10().to_string())
+                        on_value=move |exponent| lab.apply(Change::Base(round_significant(10f64.powf(exponent), 4))) />
                     <NumberField lab param=&param::BASE aria_label="exact value of θ" step="any"
                         value=Signal::derive(move || base.get().to_string()) />
                 </div>
@@ -56,16 +53,10 @@ pub fn Controls() -> impl IntoView {
             <div class="control">
                 <label for="dim-slider">"dimension d"</label>
                 <div class="control-row">
-                    <input
-                        id="dim-slider"
-                        type="range"
-                        min="2"
-                        max=MAX_DIM.to_string()
-                        step="2"
-                        aria-valuetext=move || format!("{} ({} planes)", dim.get(), dim.get() / 2)
-                        prop:value=move || dim.get().to_string()
-                        on:input=move |ev| lab.apply(Change::Dim(slider_value(&ev) as i64))
-                    />
+                    <Slider id="dim-slider".to_string() step="2" min="2" max=MAX_DIM.to_string()
+                        aria_valuetext=Signal::derive(move || format!("{} ({} planes)", dim.get(), dim.get() / 2))
+                        value=Signal::derive(move || dim.get().to_string())
+                        on_value=move |d| lab.apply(Change::Dim(d as i64)) />
                     <NumberField lab param=&param::DIM aria_label="d, exact" step="2"
                         value=Signal::derive(move || dim.get().to_string()) />
                 </div>
@@ -121,11 +112,6 @@ pub fn Controls() -> impl IntoView {
     }
 }
 
-/// A slider's value as a number (no text in between).
-pub fn slider_value(ev: &leptos::ev::Event) -> f64 {
-    event_target::<web_sys::HtmlInputElement>(ev).value_as_number()
-}
-
 /// A position slider (m or n) with an exact number field beside it.
 #[component]
 fn PositionControl(
@@ -139,20 +125,15 @@ fn PositionControl(
     #[prop(into)] max: Signal<i64>,
 ) -> impl IntoView {
     let id = format!("{}-slider", param.name);
+    let label_for = id.clone();
     let exact = format!("{}, exact", param.name);
     view! {
         <div class="control">
-            <label for=id.clone()>{label}</label>
+            <label for=label_for>{label}</label>
             <div class="control-row">
-                <input
-                    id=id
-                    type="range"
-                    min="0"
-                    max=move || max.get().to_string()
-                    step="1"
-                    prop:value=move || value.get().to_string()
-                    on:input=move |ev| lab.apply(change(slider_value(&ev) as i64))
-                />
+                <Slider id=id step="1" min="0" max=Signal::derive(move || max.get().to_string())
+                    value=Signal::derive(move || value.get().to_string())
+                    on_value=move |p| lab.apply(change(p as i64)) />
                 <NumberField lab param aria_label=exact step="1"
                     value=Signal::derive(move || value.get().to_string()) />
             </div>
@@ -194,7 +175,8 @@ pub fn SelectControl(
 
 /// A number field that commits on change (Enter or leaving the field), not on every keystroke,
 /// so half-typed numbers are not "corrected" under the user's fingers. Its text is parsed by
-/// the parameter table, as the URL's is.
+/// the parameter table, as the URL's is; it then shows the value in effect, and a correction
+/// is said right after it (a [`FieldMessage`]) while it applies.
 #[component]
 pub fn NumberField(
     lab: Lab,
@@ -204,6 +186,7 @@ pub fn NumberField(
     #[prop(optional)] id: Option<&'static str>,
     step: &'static str,
 ) -> impl IntoView {
+    let status = FieldStatus::new(lab, param.name);
     view! {
         <input
             class="number-field"
@@ -211,6 +194,8 @@ pub fn NumberField(
             inputmode="decimal"
             id=id
             aria-label=aria_label
+            aria-invalid=status.invalid()
+            aria-describedby=status.id.clone()
             step=step
             prop:value=move || value.get()
             on:change=move |ev| {
@@ -220,5 +205,6 @@ pub fn NumberField(
                 event_target::<web_sys::HtmlInputElement>(&ev).set_value(&corrected);
             }
         />
+        <FieldMessage status />
     }
 }

@@ -4,8 +4,10 @@
 
 use super::canvas::use_canvas_chart;
 use super::card::WidgetCard;
-use super::controls::slider_value;
+use super::slider::Slider;
 use super::export::{csv_text, ExportButtons};
+use super::field::{FieldMessage, FieldStatus};
+use super::legend::ChartLegend;
 use super::readout::Readout;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
@@ -128,6 +130,7 @@ pub fn DecayWidget() -> impl IntoView {
             lab.set_text(&param::COMPARE, &raw.replace(' ', ""));
         }
     };
+    let compare_status = FieldStatus::new(lab, "compare");
     let presets = move || {
         let mut values = RANGES.to_vec();
         let current = range.get();
@@ -164,18 +167,21 @@ pub fn DecayWidget() -> impl IntoView {
                     "compare bases "
                     <input type="text" class="compare-field" placeholder="500000, 1000000" inputmode="decimal"
                         aria-label="compare bases (comma-separated)"
+                        aria-invalid=compare_status.invalid() aria-describedby=compare_status.id.clone()
                         prop:value=compare_text
                         on:change=set_compare />
                 </label>
+                <FieldMessage status=compare_status />
             </div>
             <canvas class="chart decay-chart" node_ref=canvas role="img"
                 aria-label="Line chart: the RoFormer decay bound against relative distance (left axis), and on the right axis the cosine score of this q and k, of q = k, and of random q and k, with a marker at r"></canvas>
+            <ChartLegend entries=Memo::new(move |_| chart.with(|c| c.legend(&style.get()))) />
             <div class="control">
                 <label for="r-slider">"cursor distance r"</label>
-                <input id="r-slider" type="range" min="0" step="1"
-                    max=move || range.get().to_string()
-                    prop:value=move || r.get().to_string()
-                    on:input=move |ev| lab.apply(Change::R(slider_value(&ev) as i64)) />
+                <Slider id="r-slider".to_string() min="0" step="1"
+                    max=Signal::derive(move || range.get().to_string())
+                    value=Signal::derive(move || r.get().to_string())
+                    on_value=move |r| lab.apply(Change::R(r as i64)) />
             </div>
             <div class="readouts">
                 <Readout testid="decay-bound" label="bound at distance r" value=bound_at_r />

@@ -3,15 +3,18 @@
 
 use super::canvas::use_canvas_chart;
 use super::card::WidgetCard;
-use super::controls::{slider_value, NumberField};
+use super::controls::NumberField;
+use super::slider::Slider;
 use super::export::{csv_text, ExportButtons};
+use super::legend::ChartLegend;
 use super::readout::Readout;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
 use crate::charts::{draw_frequencies, FrequencyChart};
-use crate::rope::{turns_within, wavelength};
+use crate::rope::{turns_within, wavelength, ScalingMethod};
 use crate::state::{param, Change};
 use leptos::html::Canvas;
+use wasm_bindgen::JsCast;
 use leptos::prelude::*;
 use std::f64::consts::TAU;
 
@@ -37,6 +40,24 @@ pub fn FrequenciesWidget() -> impl IntoView {
         inv_freq.with(|f| f.as_ref().and_then(|f| f.iter().copied().filter(|x| *x > 0.0).reduce(f64::min)).and_then(wavelength))
     });
 
+    // What the slowest wavelength is, in the terms that hold: unscaled, the last rotating plane's
+    // 2π·b^(1 − 2/r) (r rotating dimensions), short of 2π·b; scaling lengthens it past that.
+    let rotating = lab.select_derived(|d| d.frequencies.rotary_dim);
+    let scaling = lab.select(|s| s.scaling);
+    let slowest_hint = move || {
+        let (b, method) = (base.get(), scaling.get());
+        let Some(rotary) = rotating.get() else { return String::new() };
+        let unscaled = TAU * b.powf(1.0 - 2.0 / rotary.max(2) as f64);
+        if method == ScalingMethod::None {
+            format!(
+                "the last plane's 2π·b^(1 − 2/{rotary}): {}% of 2π·b = {} tokens",
+                short_number((100.0 * unscaled / (TAU * b)).round()),
+                short_number(TAU * b)
+            )
+        } else {
+            format!("{} stretches it; without scaling it is {} tokens", method.label(), short_number(unscaled))
+        }
+    };
     let canvas = NodeRef::<Canvas>::new();
     use_canvas_chart(
         canvas,
@@ -45,6 +66,28 @@ pub fn FrequenciesWidget() -> impl IntoView {
             let _ = draw_frequencies(area, chart, &style.with_scale(ratio));
         },
     );
+    // Arrow keys, Home and End move the selection through the rows, and the focus with it.
+    let row_keys = move |ev: leptos::ev::KeyboardEvent| {
+        let (current, last) = (selected.get_untracked(), inv_freq.with_untracked(|f| f.as_ref().map_or(0, Vec::len)).saturating_sub(1));
+        let next = match ev.key().as_str() {
+            "ArrowDown" => (current + 1).min(last),
+            "ArrowUp" => current.saturating_sub(1),
+            "Home" => 0,
+            "End" => last,
+            _ => return,
+        };
+        ev.prevent_default();
+        lab.apply(Change::Plane(next as i64));
+        let row = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|button| button.closest("tbody").ok().flatten())
+            .and_then(|body| body.query_selector(&format!("[data-plane='{next}']")).ok().flatten())
+            .and_then(|button| button.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(row) = row {
+            let _ = row.focus();
+        }
+    };
     let csv = move || {
         let context = context.get_untracked() as f64;
         inv_freq.with_untracked(|f| {
@@ -64,27 +107,25 @@ pub fn FrequenciesWidget() -> impl IntoView {
             <div class="control context-control">
                 <label for="context-slider">"context length (tokens) " <span class="unit">"(orig, log scale)"</span></label>
                 <div class="control-row">
-                    <input id="context-slider" type="range" step="0.5"
+                    <Slider id="context-slider".to_string() step="0.5"
                         min=CONTEXT_LOG2.0.to_string() max=CONTEXT_LOG2.1.to_string()
-                        aria-valuetext=move || format!("{} tokens", context.get())
-                        prop:value=move || (context.get() as f64).log2().to_string()
-                        on:input=move |ev| lab.apply(Change::Orig(2f64.powf(slider_value(&ev)).round() as i64)) />
+                        aria_valuetext=Signal::derive(move || format!("{} tokens", context.get()))
+                        value=Signal::derive(move || (context.get() as f64).log2().to_string())
+                        on_value=move |log2| lab.apply(Change::Orig(2f64.powf(log2).round() as i64)) />
                     <NumberField lab param=&param::ORIG aria_label="context, exact" step="1"
                         value=Signal::derive(move || context.get().to_string()) />
                 </div>
             </div>
             <canvas class="chart" node_ref=canvas role="img"
                 aria-label="Wavelength (left, log scale) and frequency θᵢ (right, log scale) of each plane, with the context length as a horizontal line"></canvas>
+            <ChartLegend entries=Memo::new(move |_| chart.with(|c| c.legend(&style.get()))) />
             <div class="readouts">
                 <Readout testid="planes-turning" label="planes that turn within the context" integer=true
                     value=Signal::derive(move || Some(counts.get().0 as f64))
                     text=Signal::derive(move || format!("{} of {}", counts.get().0, counts.get().0 + counts.get().1))
                     hint=move || format!("{} never complete a turn in {} tokens", counts.get().1, context.get()) />
                 <Readout testid="slowest-wavelength" label="slowest wavelength (tokens)" value=slowest
-                    hint=move || format!(
-                        "2π·base = {} tokens is its ceiling; with base 10000 about 63,000",
-                        short_number(TAU * base.get())
-                    ) />
+                    hint=slowest_hint />
             </div>
             <ExportButtons canvas name="frequencies" csv />
             <div class="period-table" tabindex="0" role="region" aria-label="period table">
@@ -92,9 +133,10 @@ pub fn FrequenciesWidget() -> impl IntoView {
                     <caption class="visually-hidden">"Each plane's frequency, wavelength and turns within the context"</caption>
                     <thead>
                         <tr>
-                            <th scope="col">"plane i"</th>
-                            <th scope="col">"θᵢ (rad/token)"</th>
-                            <th scope="col">"wavelength (tokens)"</th>
+                            <th scope="col">"plane"</th>
+                            <th scope="col">"θᵢ " <span class="unit">"rad/token"</span></th>
+                            // A soft hyphen: on a phone the word breaks as wave-length instead of overflowing.
+                            <th scope="col">"wave\u{ad}length " <span class="unit">"tokens"</span></th>
                             <th scope="col">"turns in context"</th>
                         </tr>
                     </thead>
@@ -106,9 +148,12 @@ pub fn FrequenciesWidget() -> impl IntoView {
                                 view! {
                                     <tr class:selected=move || selected.get() == i class:no-turn=turns < 1.0>
                                         <th scope="row">
-                                            <button type="button" class="row-select"
+                                            <button type="button" class="row-select" data-plane=i
                                                 aria-pressed=move || (selected.get() == i).to_string()
-                                                on:click=move |_| lab.apply(Change::Plane(i as i64))>
+                                                // One tab stop for the whole table: the selected row's.
+                                                tabindex=move || if selected.get() == i { "0" } else { "-1" }
+                                                on:click=move |_| lab.apply(Change::Plane(i as i64))
+                                                on:keydown=row_keys>
                                                 {i}
                                             </button>
                                         </th>

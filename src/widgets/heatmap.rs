@@ -3,14 +3,14 @@
 //! n − m); without rotation the map is flat; with sinusoidal encodings added to q and k the
 //! stripes blur, because the cross terms depend on m and n themselves.
 
-use super::canvas::{context_2d, use_canvas_frames};
+use super::canvas::{context_2d, pointer_offset, use_canvas_frames};
 use super::card::WidgetCard;
 use super::export::{csv_text, ExportButtons};
 use super::{use_chart_style, use_lab};
-use crate::charts::format::short_number;
+use crate::charts::format::{short_number, whole_number};
 use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame};
 use crate::rope::{score_window, HeatmapMode, MAX_POSITION};
-use crate::state::Change;
+use crate::state::{fmt_f64, Change};
 use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -25,14 +25,14 @@ const WINDOW: usize = 256;
 /// How close to the window's edge (m, n) may come before the window recentres on it.
 const MARGIN: i64 = 32;
 
-/// The first m and n of the window: kept while (m, n) stays at least MARGIN cells inside it,
+/// The first m and n of the window: kept while (m, n) stays at least `margin` cells inside it,
 /// so that moving a slider moves only the marker, else centred on (m, n) where possible.
-fn window_origin(previous: Option<(i64, i64)>, m: i64, n: i64) -> (i64, i64) {
+fn window_origin(previous: Option<(i64, i64)>, m: i64, n: i64, margin: i64) -> (i64, i64) {
     let size = WINDOW as i64;
     let start = |p: i64| (p - size / 2).clamp(0, MAX_POSITION + 1 - size);
     let keep = |origin: i64, p: i64| {
         let inside = p - origin;
-        (inside >= MARGIN || origin == 0) && (inside < size - MARGIN || origin == MAX_POSITION + 1 - size) && (0..size).contains(&inside)
+        (inside >= margin || origin == 0) && (inside < size - margin || origin == MAX_POSITION + 1 - size) && (0..size).contains(&inside)
     };
     match previous {
         Some((m0, n0)) if keep(m0, m) && keep(n0, n) => (m0, n0),
@@ -47,8 +47,13 @@ pub fn HeatmapWidget() -> impl IntoView {
     let style = use_chart_style();
     let mode = lab.select(|s| s.heatmap);
     let positions = lab.select(|s| (s.m, s.n));
+    // (m, n) placed by a click or a key on the map: the window holds still for it, so the cell
+    // stays under the pointer (a slider near the edge recentres the window, a click does not).
+    let placed = StoredValue::new(None::<(i64, i64)>);
     let origin = Memo::new(move |previous: Option<&(i64, i64)>| {
-        positions.with(|(m, n)| window_origin(previous.copied(), *m, *n))
+        let (m, n) = positions.get();
+        let margin = if placed.get_value() == Some((m, n)) { 0 } else { MARGIN };
+        window_origin(previous.copied(), m, n, margin)
     });
     let vectors = lab.vectors;
     // The base and dimension of the sinusoidal encodings the third mode adds.
@@ -64,7 +69,16 @@ pub fn HeatmapWidget() -> impl IntoView {
         })
     });
     let limit = Memo::new(move |_| cells.with(|c| heatmap_limit(c)));
-    let hover = RwSignal::new(None::<(i64, i64, f64)>);
+    // The cell being read (m, n): under the pointer, tapped, or moved to with the arrow keys.
+    let probe = RwSignal::new(None::<(i64, i64)>);
+    let reading = Memo::new(move |_| {
+        let (m, n) = probe.get()?;
+        let (m0, n0) = origin.get();
+        let (row, col) = (m - m0, n - n0);
+        let inside = (0..WINDOW as i64).contains(&row) && (0..WINDOW as i64).contains(&col);
+        let score = cells.with(|c| inside.then(|| c.get(row as usize * WINDOW + col as usize).copied()).flatten())?;
+        Some((m, n, score))
+    });
     let shown_layout = RwSignal::new(None::<crate::charts::HeatmapLayout>);
 
     let canvas = NodeRef::<Canvas>::new();
@@ -112,25 +126,83 @@ pub fn HeatmapWidget() -> impl IntoView {
             bitmap.set_value(Some(offscreen));
         },
     );
-    // The ring over the current (m, n), positioned in CSS pixels on the drawn layout.
-    let marker = move || {
+    // Rings over the current (m, n) and over the cell being read, placed in CSS pixels on the
+    // drawn layout (through the style object, not a style attribute).
+    let place = move |cell: Option<(i64, i64)>| {
         let layout = shown_layout.get()?;
-        let ((m, n), (m0, n0)) = (positions.get(), origin.get());
+        let ((m, n), (m0, n0)) = (cell?, origin.get());
         let (row, col) = (m - m0, n - n0);
         let inside = (0..WINDOW as i64).contains(&row) && (0..WINDOW as i64).contains(&col);
         inside.then(|| {
             let x = layout.left + (col as f64 + 0.5) / WINDOW as f64 * layout.side;
             let y = layout.top + (row as f64 + 0.5) / WINDOW as f64 * layout.side;
-            format!("left: {x:.1}px; top: {y:.1}px")
+            (format!("{x:.1}px"), format!("{y:.1}px"))
         })
     };
+    let marker = move || place(Some(positions.get()));
+    let probe_marker = move || place(probe.get().filter(|p| *p != positions.get()));
 
-    let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64, f64)> {
+    let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64)> {
         let layout = heatmap_layout(canvas_size.get_untracked().0);
-        let (row, col) = layout.cell_at(ev.offset_x() as f64, ev.offset_y() as f64, WINDOW)?;
+        let (x, y) = pointer_offset(ev);
+        let (row, col) = layout.cell_at(x, y, WINDOW)?;
         let (m0, n0) = origin.get_untracked();
-        let score = cells.with_untracked(|c| c.get(row * WINDOW + col).copied())?;
-        Some((m0 + row as i64, n0 + col as i64, score))
+        Some((m0 + row as i64, n0 + col as i64))
+    };
+    let move_here = move |(m, n): (i64, i64)| {
+        placed.set_value(Some((m, n)));
+        lab.edit(|s| s.move_to(m, n));
+    };
+    // On a touch screen a tap has no hover: the first tap on a cell reads it, a second tap on
+    // the same cell moves m and n there. A mouse reads on hover and moves on click.
+    // The click acts on the cell the pointer went down on: pointer events carry fractional
+    // offsets, click events rounded ones, which near a cell's edge (cells are about a pixel
+    // wide) named the neighbouring cell.
+    let touch_armed = StoredValue::new(None::<bool>);
+    let pressed = StoredValue::new(None::<(i64, i64)>);
+    let on_pointer_down = move |ev: ev::PointerEvent| {
+        let cell = cell_at(&ev);
+        let touch = ev.pointer_type() != "mouse";
+        touch_armed.set_value(touch.then(|| cell.is_some() && probe.get_untracked() == cell));
+        pressed.set_value(cell);
+        probe.set(cell);
+    };
+    let on_click = move |ev: ev::MouseEvent| {
+        let Some(cell) = pressed.get_value().or_else(|| cell_at(&ev)) else { return };
+        pressed.set_value(None);
+        if touch_armed.get_value() == Some(false) {
+            return; // a first tap: read only
+        }
+        probe.set(Some(cell));
+        move_here(cell);
+    };
+    // The keyboard: arrows move the cell being read (Shift: 16 cells), Enter or Space moves m
+    // and n there, Escape stops reading.
+    let on_key = move |ev: ev::KeyboardEvent| {
+        let step = if ev.shift_key() { 16 } else { 1 };
+        let (dm, dn) = match ev.key().as_str() {
+            "ArrowUp" => (-step, 0),
+            "ArrowDown" => (step, 0),
+            "ArrowLeft" => (0, -step),
+            "ArrowRight" => (0, step),
+            "Enter" | " " => {
+                if let Some(cell) = probe.get_untracked() {
+                    ev.prevent_default();
+                    move_here(cell);
+                }
+                return;
+            }
+            "Escape" => {
+                probe.set(None);
+                return;
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        let (m, n) = probe.get_untracked().unwrap_or_else(|| positions.get_untracked());
+        let (m0, n0) = origin.get_untracked();
+        let last = WINDOW as i64 - 1;
+        probe.set(Some(((m + dm).clamp(m0, m0 + last), (n + dn).clamp(n0, n0 + last))));
     };
     let csv = move || {
         let (m0, n0) = origin.get_untracked();
@@ -169,22 +241,41 @@ pub fn HeatmapWidget() -> impl IntoView {
                     "Heatmap of the score for m from {} and n from {}, {} cells each; diverging colours, purple negative, green positive",
                     origin.get().0, origin.get().1, WINDOW
                 )
-                on:pointermove=move |ev| hover.set(cell_at(&ev))
-                // A tap has no hover: read the cell it lands on too.
-                on:pointerdown=move |ev| hover.set(cell_at(&ev))
-                on:pointerleave=move |_| hover.set(None)
-                on:click=move |ev| {
-                    if let Some((m, n, _)) = cell_at(&ev) {
-                        lab.edit(|s| s.move_to(m, n));
+                tabindex="0"
+                aria-describedby="heatmap-hover"
+                on:pointermove=move |ev: ev::PointerEvent| {
+                    if ev.pointer_type() == "mouse" {
+                        probe.set(cell_at(&ev));
                     }
                 }
+                on:pointerdown=on_pointer_down
+                on:pointerleave=move |ev: ev::PointerEvent| {
+                    if ev.pointer_type() == "mouse" {
+                        probe.set(None);
+                    }
+                }
+                on:click=on_click
+                on:keydown=on_key
             ></canvas>
-            {move || marker().map(|style| view! { <span class="heatmap-marker" aria-hidden="true" style=style></span> })}
+            {move || marker().map(|(x, y)| view! {
+                <span class="heatmap-marker" aria-hidden="true" style:left=x style:top=y></span>
+            })}
+            {move || probe_marker().map(|(x, y)| view! {
+                <span class="heatmap-marker heatmap-probe" aria-hidden="true" style:left=x style:top=y></span>
+            })}
             </div>
-            <p class="hover-readout" data-testid="heatmap-hover">
-                {move || match hover.get() {
-                    Some((m, n, score)) => format!("m = {m}, n = {n}, n − m = {}: score {}", short_number((n - m) as f64), short_number(score)),
-                    None => "Hover or tap a cell to read it; click to move m and n there.".to_string(),
+            <p class="hover-readout" data-testid="heatmap-hover" id="heatmap-hover" aria-live="polite"
+                data-m=move || reading.get().map(|(m, _, _)| m.to_string())
+                data-n=move || reading.get().map(|(_, n, _)| n.to_string())
+                data-value=move || reading.get().map(|(_, _, score)| fmt_f64(score))>
+                {move || match reading.get() {
+                    Some((m, n, score)) => format!(
+                        "m = {}, n = {}, n − m = {}: score {}",
+                        whole_number(m), whole_number(n), whole_number(n - m), short_number(score)
+                    ),
+                    None => "Hover a cell to read it, click to move m and n there. On a touch screen: tap to read, \
+                             tap again to move. Keyboard: arrow keys read, Enter moves."
+                        .to_string(),
                 }}
             </p>
             <ExportButtons canvas name="heatmap" csv />

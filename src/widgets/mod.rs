@@ -9,13 +9,16 @@ pub mod clocks;
 pub mod controls;
 pub mod decay;
 pub mod export;
+pub mod field;
 pub mod frequencies;
 pub mod heatmap;
+pub mod legend;
 pub mod plane_detail;
 pub mod readout;
 pub mod registry;
 pub mod scores;
 pub mod size;
+pub mod slider;
 pub mod tokens;
 pub mod vector_editor;
 
@@ -24,13 +27,21 @@ use crate::rope::RopeError;
 use crate::state::{Change, Derived, LabState, Notice, Param, Vectors};
 use leptos::prelude::*;
 
+/// The parameters that have a field on the page: corrections of them are said next to it.
+pub const FIELD_PARAMS: [&str; 12] = ["base", "dim", "m", "n", "factor", "orig", "r", "seed", "plane", "q", "k", "compare"];
+
 /// The state every widget shares: parameters, the values derived from them (computed once per
 /// change, in one memo), and the notices about corrected input.
 #[derive(Clone, Copy)]
 pub struct Lab {
     pub state: RwSignal<LabState>,
     pub derived: Memo<Result<Derived, RopeError>>,
+    /// What was corrected when the page loaded (the URL), and later corrections of parameters
+    /// that have no field: shown at the top of the page until dismissed.
     pub notices: RwSignal<Vec<Notice>>,
+    /// Corrections of what a person typed or set in a field, shown next to that field while
+    /// they still apply (see [`Lab::field_messages`]).
+    pub field_notices: RwSignal<Vec<Notice>>,
     /// q, k and the rotation in effect, derived once for all widgets; unchanged when only m,
     /// n or r move.
     pub vectors: Memo<Option<Vectors>>,
@@ -45,8 +56,40 @@ impl Lab {
             state,
             derived,
             notices: RwSignal::new(notices),
+            field_notices: RwSignal::new(Vec::new()),
             vectors,
         }
+    }
+
+    /// Files the corrections of an edit: next to their field, replacing what that field said
+    /// before, or at the top for parameters without one.
+    fn record(&self, corrections: Vec<Notice>) {
+        let (by_field, others): (Vec<Notice>, Vec<Notice>) =
+            corrections.into_iter().partition(|n| FIELD_PARAMS.contains(&n.param));
+        if !by_field.is_empty() {
+            self.field_notices.update(|all| {
+                all.retain(|old| !by_field.iter().any(|new| new.param == old.param));
+                all.extend(by_field);
+            });
+        }
+        if !others.is_empty() {
+            self.notices.update(|all| all.extend(others));
+        }
+    }
+
+    /// What the field of `param` should say now: its corrections that still apply (a later
+    /// change of the value, by any control, makes them go).
+    pub fn field_messages(&self, param: &'static str) -> Memo<Vec<String>> {
+        let (state, field_notices) = (self.state, self.field_notices);
+        Memo::new(move |_| {
+            field_notices.with(|notices| {
+                let mine: Vec<&Notice> = notices.iter().filter(|n| n.param == param).collect();
+                if mine.is_empty() {
+                    return Vec::new();
+                }
+                state.with(|s| mine.into_iter().filter(|n| s.still_applies(n)).map(|n| n.message.clone()).collect())
+            })
+        })
     }
 
     /// Applies one typed change (a slider's value, a choice), validated as the URL is.
@@ -64,7 +107,7 @@ impl Lab {
         let mut corrections = Vec::new();
         self.state.update(|s| corrections = action(s).into_notices());
         if !corrections.is_empty() {
-            self.notices.update(|all| all.extend(corrections));
+            self.record(corrections);
         }
     }
 

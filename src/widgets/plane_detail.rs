@@ -1,9 +1,10 @@
 //! The selected plane in the complex plane, with its formula as MathML (no CDN, no script):
-//! the plane's share of the score is Re[q̃ k̃* e^{i(m−n)θ}] (RoFormer section 3.2).
+//! the plane's share of the score is Re[q̃ k̃* e^{−i(n−m)θ}] (RoFormer section 3.2): like every
+//! other place on the page, it speaks of the distance n − m from the query to the key.
 
 use super::canvas::use_canvas_chart;
 use super::use_chart_style;
-use crate::charts::format::short_number;
+use crate::charts::format::{short_number, whole_number};
 use crate::charts::{draw_plane_view, ClockFace, PlaneView};
 use crate::state::fmt_f64;
 use leptos::html::Canvas;
@@ -19,13 +20,22 @@ const FORMULA: &str = "<math display=\"block\"><mrow>\
 <mo>]</mo><mo>=</mo><mi>Re</mi><mo>[</mo>\
 <msub><mover accent=\"true\"><mi>q</mi><mo>~</mo></mover><mi>i</mi></msub>\
 <msubsup><mover accent=\"true\"><mi>k</mi><mo>~</mo></mover><mi>i</mi><mo>*</mo></msubsup>\
-<msup><mi>e</mi><mrow><mi>i</mi><mo>(</mo><mi>m</mi><mo>−</mo><mi>n</mi><mo>)</mo><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup>\
+<msup><mi>e</mi><mrow><mo>−</mo><mi>i</mi><mo>(</mo><mi>n</mi><mo>−</mo><mi>m</mi><mo>)</mo><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup>\
 <mo>]</mo></mrow></math>";
 
 /// a + bi, short, with typographic minus signs.
 fn complex(re: f64, im: f64) -> String {
     let sign = if im < 0.0 { "−" } else { "+" };
     format!("{} {sign} {}i", short_number(re), short_number(im.abs()))
+}
+
+/// A position exactly ("10,000,000"), or to two decimals while the animation is between tokens.
+fn position_text(position: f64) -> String {
+    if position.fract() == 0.0 && position.abs() < 9e15 {
+        whole_number(position as i64)
+    } else {
+        format!("{position:.2}")
+    }
 }
 
 /// q̃ and k̃ of a face: its pairs at rest (before the turn by m·θ and n·θ).
@@ -59,7 +69,7 @@ pub fn PlaneDetail(
             let (m, n) = positions.get();
             let view = face.get().map(|face| PlaneView {
                 hands: face.hands,
-                relative_angle: (m - n) * theta.get(),
+                relative_angle: -(n - m) * theta.get(),
                 longest: longest.get(),
             });
             (view, style.get())
@@ -79,7 +89,7 @@ pub fn PlaneDetail(
                 node_ref=canvas
                 role="img"
                 aria-label=move || format!(
-                    "Plane {} in the complex plane: q's and k's pairs turned to m and n, and the phasor of angle (m − n)θ",
+                    "Plane {} in the complex plane: q's and k's pairs turned to m and n, and the phasor of angle −(n − m)θ",
                     selected.get()
                 )
             ></canvas>
@@ -96,14 +106,14 @@ pub fn PlaneDetail(
                     {move || {
                         let (m, n) = positions.get();
                         format!(
-                            "(m − n)·θᵢ = ({} − {}) × {} = {} rad",
-                            short_number(m), short_number(n), short_number(theta.get()), short_number((m - n) * theta.get())
+                            "(n − m)·θᵢ = ({} − {}) × {} = {} rad",
+                            position_text(n), position_text(m), short_number(theta.get()), short_number((n - m) * theta.get())
                         )
                     }}
                 </p>
                 <p class="explain">
                     "Each pair is a complex number. Rotating by mθ multiplies q̃ by e^(imθ); the product "
-                    "with k̃'s conjugate keeps only e^(i(m−n)θ): the share depends on m − n alone. "
+                    "with k̃'s conjugate keeps only e^(−i(n−m)θ): the share depends on n − m alone. "
                     "Its share is "
                     <output
                         data-testid="plane-contribution"

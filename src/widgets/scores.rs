@@ -5,7 +5,7 @@ use super::card::WidgetCard;
 use super::readout::{ListReadout, Readout};
 use super::registry::FullPage;
 use super::use_lab;
-use crate::charts::format::short_number;
+use crate::charts::format::whole_number;
 use crate::rope::Scores;
 use crate::state::Derived;
 use leptos::prelude::*;
@@ -26,7 +26,7 @@ pub fn ScoreReadouts() -> impl IntoView {
         <p class="explain">
             "The first two are the same number: rotating q by mθ and k by nθ leaves only the "
             "difference of the angles, (n − m)θ, in their dot product. Here n − m = "
-            <strong>{move || short_number(distance.get() as f64)}</strong>
+            <strong>{move || whole_number(distance.get())}</strong>
             ". Move m and n together and the score does not change."
         </p>
     }

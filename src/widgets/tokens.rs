@@ -33,16 +33,18 @@ pub fn TokenStrip() -> impl IntoView {
     let place = move |marker: Marker, index: i64| {
         lab.apply(if marker == Marker::Query { Change::M(index) } else { Change::N(index) });
     };
+    // The short sentence drops the 6 tokens of "Once upon a time, a": both markers move by 6
+    // and stay on their words, so the score stays. That needs both on "Dog attacks the Cat"
+    // (or beyond it); the button says so otherwise, rather than moving one and not the other.
+    let can_shorten = move || positions.with(|(m, n)| *m >= PREFIX && *n >= PREFIX);
     let switch_sentence = move |to_long: bool| {
         if to_long == long.get_untracked() {
             return;
         }
-        let (m, n) = positions.get_untracked();
         let by = if to_long { PREFIX } else { -PREFIX };
-        if m + by >= 0 && n + by >= 0 {
-            lab.shift(by, true);
+        if lab.shift(by, true) {
+            long.set(to_long);
         }
-        long.set(to_long);
     };
     // Dragging follows the pointer across tokens, for mouse and touch alike (a touch pointer
     // stays captured by the token it started on, so look up what lies under it).
@@ -66,6 +68,8 @@ pub fn TokenStrip() -> impl IntoView {
         <div class="token-strip-box">
             <div class="sentence-choice" role="group" aria-label="sentence">
                 <button type="button" aria-pressed=move || (!long.get()).to_string()
+                    disabled=move || long.get() && !can_shorten()
+                    aria-describedby="sentence-note"
                     on:click=move |_| switch_sentence(false)>
                     "“Dog attacks the Cat”"
                 </button>
@@ -143,7 +147,7 @@ pub fn TokenStrip() -> impl IntoView {
                         .collect_view()
                 }}
             </ol>
-            <p class="token-note">
+            <p class="token-note" id="sentence-note">
                 {move || {
                     let (m, n) = positions.get();
                     let shown = tokens().len() as i64;
@@ -152,7 +156,11 @@ pub fn TokenStrip() -> impl IntoView {
                         .filter(|(_, p)| *p >= shown)
                         .map(|(name, p)| format!("{name} = {p}"))
                         .collect();
-                    if beyond.is_empty() {
+                    if long.get() && !can_shorten() {
+                        "Drag q or k along the sentence, or click a token. Put both on “Dog attacks the Cat” to drop \
+                         the first 6 tokens: both move by 6 and the score stays."
+                            .to_string()
+                    } else if beyond.is_empty() {
                         "Drag q or k along the sentence, or click a token. Switching sentences moves both by 6: the score stays."
                             .to_string()
                     } else {

@@ -1,6 +1,7 @@
 //! q and k themselves: which dimensions pair into which plane in the current layout, shown on
 //! the vector, and ways to choose the vectors (a new random draw, k = q, one-hot, typed values).
 
+use super::field::{FieldMessage, FieldStatus};
 use super::use_lab;
 use crate::rope::Layout;
 use crate::state::{fmt_list, param, Change};
@@ -35,6 +36,7 @@ pub fn VectorEditor() -> impl IntoView {
     let k = lab.select_derived(|d| d.vectors.k.clone());
     let q_text = Memo::new(move |_| q.with(|q| q.as_deref().map(fmt_list).unwrap_or_default()));
     let k_text = Memo::new(move |_| k.with(|k| k.as_deref().map(fmt_list).unwrap_or_default()));
+    let (q_status, k_status) = (FieldStatus::new(lab, "q"), FieldStatus::new(lab, "k"));
 
     view! {
         <div class="vector-editor">
@@ -79,13 +81,17 @@ pub fn VectorEditor() -> impl IntoView {
             </div>
             <div class="vector-fields">
                 <label class="q-text" for="q-field">"q (comma-separated, d numbers)"</label>
-                <textarea id="q-field" rows="2" spellcheck="false"
+                <textarea id="q-field" rows="3" spellcheck="false"
+                    aria-invalid=q_status.invalid() aria-describedby=q_status.id.clone()
                     prop:value=move || q_text.get()
                     on:change=move |ev| lab.set_text(&param::Q, &event_target_value(&ev))></textarea>
+                <FieldMessage status=q_status />
                 <label class="k-text" for="k-field">"k (comma-separated, d numbers)"</label>
-                <textarea id="k-field" rows="2" spellcheck="false"
+                <textarea id="k-field" rows="3" spellcheck="false"
+                    aria-invalid=k_status.invalid() aria-describedby=k_status.id.clone()
                     prop:value=move || k_text.get()
                     on:change=move |ev| lab.set_text(&param::K, &event_target_value(&ev))></textarea>
+                <FieldMessage status=k_status />
             </div>
         </div>
     }

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, list, open, close } from './fixtures.mjs';
+import { test, expect, value, list, open, close, screenshotWholePage } from './fixtures.mjs';
 
 const require = createRequire(import.meta.url);
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -205,7 +205,7 @@ for (const width of [1280, 390]) {
       await page.waitForTimeout(300); // the chart draws on the next animation frame
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${screenshots}lab-${width}-${theme}.png`, fullPage: true });
+      await screenshotWholePage(page, `${screenshots}lab-${width}-${theme}.png`);
     });
   }
 }

@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // wasm + js + css + html, gzipped. Raised from 200 KB (foundation) to 250 KB (rotation lab) to
-// 300 KB with the three chart widgets (278 KB), then to 310 KB for issue 8 (field messages,
-// chart legends as HTML, the touch-safe slider, keyboard access: 307 KB). Issue 9 is where the
-// download is cut: twiggy shows the bytes spread over thousands of monomorphised view closures.
-const BUDGET_GZIP_BYTES = 310 * 1024;
+// 300 KB with the three chart widgets (278 KB). Issue 8's additions took it to 307 KB; compiling
+// the slider and the canvas scheduler once instead of once per use (no generic closures in
+// their hot code) brought it back to 298 KB. Issue 9's goal is 200 KB: twiggy shows the rest
+// spread over thousands of monomorphised view closures.
+const BUDGET_GZIP_BYTES = 300 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

@@ -2,7 +2,7 @@
 // embeds and screenshots. Expected values come from the formulas, not from the app.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, open, close } from './fixtures.mjs';
+import { test, expect, value, open, close, screenshotOf } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
@@ -87,7 +87,7 @@ for (const [width, label] of [[1280, 'desktop'], [390, 'phone']]) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
       for (const id of ['frequencies', 'decay', 'heatmap']) {
-        await page.locator(`[data-widget="${id}"]`).screenshot({ path: `${screenshots}${id}-${width}-${theme}.png` });
+        await screenshotOf(page.locator(`[data-widget="${id}"]`), `${screenshots}${id}-${width}-${theme}.png`);
       }
     });
   }

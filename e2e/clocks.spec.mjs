@@ -2,7 +2,7 @@
 // it looks at desktop and phone widths in both themes.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, open, close } from './fixtures.mjs';
+import { test, expect, value, open, close, screenshotOf } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
@@ -142,7 +142,7 @@ for (const [width, label] of [[1280, 'desktop'], [390, 'phone']]) {
       await page.waitForTimeout(300);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
-      await page.locator('[data-widget="clocks"]').screenshot({ path: `${screenshots}clocks-${width}-${theme}.png` });
+      await screenshotOf(page.locator('[data-widget="clocks"]'), `${screenshots}clocks-${width}-${theme}.png`);
     });
   }
 }

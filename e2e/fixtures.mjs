@@ -40,3 +40,25 @@ export async function open(page, path = '/') {
 export function close(a, b, rel = 1e-9) {
   return Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1);
 }
+
+/** A screenshot of the whole page as a reader scrolling through it sees each part: the
+ * viewport grows to the page's height first, so that every card is laid out and every chart
+ * (drawn only in view) is drawn. */
+export async function screenshotWholePage(page, path) {
+  const { width, height: original } = page.viewportSize();
+  // The body's own height: scrollHeight would report the viewport once it is the taller.
+  const contentHeight = () => page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+  for (let i = 0; i < 3; i++) {
+    await page.setViewportSize({ width, height: Math.max(original, await contentHeight()) });
+    await page.waitForTimeout(500);
+  }
+  await page.screenshot({ path, fullPage: true });
+  await page.setViewportSize({ width, height: original });
+}
+
+/** A screenshot of one element, once it has come into view and drawn. */
+export async function screenshotOf(locator, path) {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.page().waitForTimeout(400);
+  await locator.screenshot({ path });
+}

@@ -4,7 +4,7 @@
 // that contradicted itself. Expected values come from the formulas, not from the app.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, open, close } from './fixtures.mjs';
+import { test, expect, value, open, close, screenshotWholePage } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
@@ -82,6 +82,8 @@ test('a heatmap click moves m and n to the cell the hover read, and the reading 
   await open(page, '/?m=78&n=100');
   const map = page.locator('.heatmap-canvas');
   await map.scrollIntoViewIfNeeded();
+  // Cards above take their real height as they come into view (content-visibility): measure after.
+  await page.waitForTimeout(300);
   const box = await map.boundingBox();
   const reading = page.getByTestId('heatmap-hover');
   // Six points, some on fractional pixels, across the map.
@@ -233,6 +235,7 @@ test.describe('on a phone with touch', () => {
     await open(page, '/?m=78&n=100');
     const map = page.locator('.heatmap-canvas');
     await map.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
     const box = await map.boundingBox();
     const [x, y] = [box.x + box.width * 0.6, box.y + box.height * 0.3];
     await page.touchscreen.tap(x, y);
@@ -249,7 +252,7 @@ test.describe('on a phone with touch', () => {
     test(`screenshot of the whole page on a touch phone, ${theme}`, async ({ page }) => {
       await open(page, `/?theme=${theme}&base=500000&m=300&n=20`);
       await page.waitForTimeout(300);
-      await page.screenshot({ path: `${screenshots}touch-390-${theme}.png`, fullPage: true });
+      await screenshotWholePage(page, `${screenshots}touch-390-${theme}.png`);
     });
   }
 

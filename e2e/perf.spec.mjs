@@ -1,64 +1,103 @@
-// Benchmark: main-thread work per slider update, measured with Chromium's own task clock
-// (CDP Performance.getMetrics TaskDuration): the median of several rounds of slider steps,
-// each followed by two animation frames. Printed beside the same measurement on a near-empty
-// page holding one slider and one output, the floor any slider page pays. The budget is one
-// 60 Hz frame per update up to d = 128 (two at d = 1024, 512 clock faces); the printed
-// figures are the result, with whether they fit the frame. The assertion is a regression guard
-// at 1.5 times that budget, so that a noisy run does not fail CI over a benchmark. Headless
-// Chromium here composites in software, where every canvas costs more than on a GPU: these
-// are upper bounds for a reader's browser.
+// Benchmark: main-thread work per slider step, as a person makes it: focus a slider and press
+// an arrow key; Chromium's own task clock (CDP Performance.getMetrics TaskDuration) from just
+// before each press to the second animation frame after it. Every slider (base, dimension,
+// query position m, key position n), beside the same measurement on a page holding one
+// labelled slider (the floor any slider page pays), in the same run. Printed as a table:
+// median and p95 per step, and above the one-slider page.
+//
+// `make test` runs a short version (PERF_STEPS, default 16 presses) whose assertion only guards
+// against gross regressions (three frames), so that a noisy CI machine does not fail over a
+// benchmark. `make bench` runs 60 presses and every scenario of issue 9 (BENCH=full).
+// Headless Chromium here composites in software, where every canvas costs more than on a GPU.
 import { test, expect, open } from './fixtures.mjs';
 
-const STEPS = 60;
-const ROUNDS = 5;
+const FULL = process.env.BENCH === 'full';
+const STEPS = Number(process.env.PERF_STEPS ?? (FULL ? 60 : 16));
 const FRAME_MS = 1000 / 60;
-const EMPTY_PAGE = `<!doctype html><input id="m-slider" type="range" min="0" max="4096" value="5"><output>5</output>
-<script>document.querySelector('#m-slider').addEventListener('input', (e) => {
+const ONE_SLIDER = `<!doctype html><label for="s">value</label>
+<input id="s" type="range" min="0" max="4096" value="300"><output>300</output>
+<script>document.querySelector('#s').addEventListener('input', (e) => {
   document.querySelector('output').textContent = e.target.value; });</script>`;
 
-/** Median main-thread ms per step of `#m-slider`. */
-async function msPerStep(page) {
+const SLIDERS = [
+  ['base', '#base-slider'],
+  ['dimension', '#dim-slider'],
+  ['query position m', '#m-slider'],
+  ['key position n', '#n-slider'],
+];
+
+/** Main-thread ms of each of `steps` arrow-key presses on `selector`, alternating direction
+ * every 8 presses so the value stays in range. */
+async function msPerPress(page, selector, steps = STEPS) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const taskSeconds = async () =>
     (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
-  const rounds = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  // Focus without scrolling: the benchmark measures the page where the reader left it.
+  await page.locator(selector).evaluate((el) => el.focus({ preventScroll: true }));
+  const samples = [];
+  for (let i = 0; i < steps; i++) {
     const before = await taskSeconds();
-    await page.evaluate(
-      async ({ steps, offset }) => {
-        const slider = document.querySelector('#m-slider');
-        const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        for (let i = 0; i < steps; i++) {
-          slider.value = String(100 + offset + i);
-          slider.dispatchEvent(new Event('input', { bubbles: true }));
-          await frame();
-        }
-      },
-      { steps: STEPS, offset: round * STEPS },
-    );
-    rounds.push((((await taskSeconds()) - before) / STEPS) * 1000);
+    await page.keyboard.press(Math.floor(i / 8) % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    samples.push(((await taskSeconds()) - before) * 1000);
   }
-  rounds.sort((a, b) => a - b);
-  return rounds[Math.floor(ROUNDS / 2)];
+  await cdp.detach();
+  samples.sort((a, b) => a - b);
+  const at = (q) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return { median: at(0.5), p95: at(0.95) };
 }
 
-for (const [label, path, frames] of [
-  ['d=64 (default)', '/', 1],
-  ['d=128, decay over 65536 tokens, heatmap 256×256', '/?dim=128&range=65536', 1],
-  ['d=1024', '/?dim=1024', 2],
-]) {
-  test(`main-thread ms per slider update, ${label}`, async ({ page }) => {
-    await page.setContent(EMPTY_PAGE);
-    const empty = await msPerStep(page);
-    await open(page, path);
-    await page.waitForTimeout(300);
-    const lab = await msPerStep(page);
+async function floor(page) {
+  await page.setContent(ONE_SLIDER);
+  return msPerPress(page, '#s');
+}
+
+const fmt = (x) => x.toFixed(2).padStart(6);
+
+/** Measures every slider at `path`, after `prepare` (scrolling a chart into view). */
+async function scenario(page, label, path, prepare, budget) {
+  const base = await floor(page);
+  await open(page, path);
+  if (prepare) await prepare(page);
+  await page.waitForTimeout(400);
+  const rows = [];
+  for (const [name, selector] of SLIDERS) {
+    const { median, p95 } = await msPerPress(page, selector);
+    rows.push({ name, median, p95, above: median - base.median });
+  }
+  for (const r of rows) {
     console.log(
-      `perf: ${label}: ${lab.toFixed(2)} ms main-thread per slider update; ` +
-        `a one-slider empty page: ${empty.toFixed(2)} ms; above it: ${(lab - empty).toFixed(2)} ms ` +
-        `(target ${(frames * FRAME_MS).toFixed(1)} ms: ${lab < frames * FRAME_MS ? 'met' : 'MISSED'})`,
+      `perf: ${label.padEnd(44)} ${r.name.padEnd(17)} median ${fmt(r.median)} ms  p95 ${fmt(r.p95)} ms  ` +
+        `above one slider ${fmt(r.above)} ms (goal ${budget} ms: ${r.above <= budget ? 'met' : 'MISSED'})`,
     );
-    expect(lab).toBeLessThan(1.5 * frames * FRAME_MS);
+  }
+  console.log(`perf: ${label.padEnd(44)} one-slider page   median ${fmt(base.median)} ms  p95 ${fmt(base.p95)} ms`);
+  return rows;
+}
+
+const inView = (selector) => async (page) => {
+  await page.locator(selector).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+};
+
+// [label, path, what to scroll into view, goal above the one-slider page (issue 9) in ms,
+//  regression guard in frames, in the short run?]
+const SCENARIOS = [
+  ['d=128, top of the page', '/?dim=128&m=300&n=20', null, 2.5, 3, true],
+  ['d=128, decay chart in view', '/?dim=128&m=300&n=20', inView('[data-widget="decay"] canvas'), 4, 3, false],
+  ['d=128, heatmap in view', '/?dim=128&m=300&n=20', inView('[data-widget="heatmap"] canvas'), 4, 3, true],
+  ['d=128, decay over 65,536 tokens in view', '/?dim=128&m=300&n=20&range=65536', inView('[data-widget="decay"] canvas'), 12, 4, false],
+  ['d=64, top of the page', '/?m=300&n=20', null, 2.5, 3, false],
+  ['d=1024, top of the page', '/?dim=1024&m=300&n=20', null, 8, 6, true],
+];
+
+for (const [label, path, prepare, goal, guard, short] of SCENARIOS) {
+  if (!FULL && !short) continue;
+  test(`main-thread ms per slider step: ${label}`, async ({ page }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const rows = await scenario(page, label, path, prepare, goal);
+    // A regression guard, not the goal.
+    for (const r of rows) expect(r.median, r.name).toBeLessThan(guard * FRAME_MS);
   });
 }

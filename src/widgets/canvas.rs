@@ -3,9 +3,10 @@
 //! through plotters' canvas backend; scenes of many small shapes through [`CanvasPainter`]
 //! inside [`use_canvas_frames`].
 
-use super::size::use_element_size;
+use super::size::{use_element_size, use_in_view};
 use crate::charts::painter::Painter;
 use leptos::html::Canvas;
+use std::rc::Rc;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -53,7 +54,8 @@ where
 /// tracked); at the next animation frame the canvas is sized to its CSS size times the device
 /// pixel ratio (only when that changes, since sizing clears it), cleared, and `render` draws
 /// the latest data. `height(css_width, data)` may set the CSS height first. The CSS size comes
-/// from a ResizeObserver (returned), so no frame reads layout.
+/// from a ResizeObserver (returned), so no frame reads layout; nothing runs while the canvas is
+/// out of view.
 pub fn use_canvas_frames<D, F, H, R>(canvas: NodeRef<Canvas>, data: F, height: H, render: R) -> ReadSignal<(f64, f64)>
 where
     D: 'static,
@@ -61,15 +63,44 @@ where
     H: Fn(f64, &D) -> Option<f64> + 'static,
     R: Fn(&HtmlCanvasElement, &D, CanvasSize) + 'static,
 {
-    let latest = StoredValue::new_local(None::<D>);
-    let height = StoredValue::new_local(height);
-    let render = StoredValue::new_local(render);
+    // Only this thin layer is generic; the scheduling below is compiled once for every canvas
+    // rather than once per chart (a smaller download).
+    let (height, render) = (Rc::new(height), Rc::new(render));
+    canvas_frames(
+        canvas,
+        Box::new(move || {
+            let data = Rc::new(data());
+            let (height, render, for_height) = (height.clone(), render.clone(), data.clone());
+            Frame {
+                height: Box::new(move |width| height(width, &for_height)),
+                render: Box::new(move |element, size| render(element, &data, size)),
+            }
+        }),
+    )
+}
+
+/// One frame's data, ready to size and draw the canvas with.
+struct Frame {
+    height: Box<dyn Fn(f64) -> Option<f64>>,
+    render: Box<dyn Fn(&HtmlCanvasElement, CanvasSize)>,
+}
+
+fn canvas_frames(canvas: NodeRef<Canvas>, prepare: Box<dyn Fn() -> Frame>) -> ReadSignal<(f64, f64)> {
+    let latest = StoredValue::new_local(None::<Frame>);
+    let prepare = StoredValue::new_local(prepare);
     let frame_pending = StoredValue::new(false);
     let css_size = use_element_size(canvas);
+    // Out of view (beyond a margin of half a screen), a chart neither computes nor draws: the
+    // effect returns before `data` runs, so it does not even subscribe to what the chart shows,
+    // and coming back into view runs it again with the latest state.
+    let in_view = use_in_view(canvas, "50% 0px");
 
     Effect::new(move |_| {
         css_size.track();
-        latest.set_value(Some(data()));
+        if !in_view.get() {
+            return;
+        }
+        latest.set_value(Some(prepare.with_value(|prepare| prepare())));
         // Reading the node ref also re-runs this effect once the canvas is mounted.
         if canvas.get().is_none() || frame_pending.get_value() {
             return;
@@ -85,7 +116,7 @@ where
             };
             let ratio = window().device_pixel_ratio();
             let ratio = if ratio.is_finite() && ratio > 0.0 { ratio } else { 1.0 };
-            let wanted = latest.with_value(|d| d.as_ref().and_then(|d| height.with_value(|h| h(css_width, d))));
+            let wanted = latest.with_value(|frame| frame.as_ref().and_then(|frame| (frame.height)(css_width)));
             if let Some(wanted) = wanted.filter(|h| h.is_finite() && *h > 0.0) {
                 if (css_height - wanted.ceil()).abs() >= 1.0 {
                     // The observer reports the new height and this runs again with it.
@@ -109,9 +140,9 @@ where
                 context.clear_rect(0.0, 0.0, width as f64, height as f64);
             }
             let size = CanvasSize { width: css_width, height: css_height, ratio };
-            latest.with_value(|d| {
-                if let Some(d) = d {
-                    render.with_value(|render| render(&element, d, size));
+            latest.with_value(|frame| {
+                if let Some(frame) = frame {
+                    (frame.render)(&element, size);
                 }
             });
         });

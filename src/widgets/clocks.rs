@@ -220,7 +220,7 @@ pub fn ClocksWidget() -> impl IntoView {
                     <Slider min="0.25" max="20" step="0.25" aria_label="speed, tokens per second"
                         aria_valuetext=Signal::derive(move || format!("{} tokens per second", speed.get()))
                         value=Signal::derive(move || speed.get().to_string())
-                        on_value=move |v| speed.set(v.clamp(0.25, 20.0)) />
+                        on_value=move |v: f64| speed.set(v.clamp(0.25, 20.0)) />
                     <span class="unit">{move || format!("{} tok/s", speed.get())}</span>
                 </label>
                 <span class="shift-group">

@@ -44,7 +44,7 @@ pub fn Controls() -> impl IntoView {
                         min=BASE_SLIDER_MIN.to_string() max=MAX_BASE.log10().to_string()
                         aria_valuetext=Signal::derive(move || short_number(base.get()))
                         value=Signal::derive(move || base.get().log10().to_string())
-                        on_value=move |exponent| lab.apply(Change::Base(round_significant(10f64.powf(exponent), 4))) />
+                        on_value=move |exponent: f64| lab.apply(Change::Base(round_significant(10f64.powf(exponent), 4))) />
                     <NumberField lab param=&param::BASE aria_label="exact value of θ" step="any"
                         value=Signal::derive(move || base.get().to_string()) />
                 </div>
@@ -56,7 +56,7 @@ pub fn Controls() -> impl IntoView {
                     <Slider id="dim-slider".to_string() step="2" min="2" max=MAX_DIM.to_string()
                         aria_valuetext=Signal::derive(move || format!("{} ({} planes)", dim.get(), dim.get() / 2))
                         value=Signal::derive(move || dim.get().to_string())
-                        on_value=move |d| lab.apply(Change::Dim(d as i64)) />
+                        on_value=move |d: f64| lab.apply(Change::Dim(d as i64)) />
                     <NumberField lab param=&param::DIM aria_label="d, exact" step="2"
                         value=Signal::derive(move || dim.get().to_string()) />
                 </div>
@@ -133,7 +133,7 @@ fn PositionControl(
             <div class="control-row">
                 <Slider id=id step="1" min="0" max=Signal::derive(move || max.get().to_string())
                     value=Signal::derive(move || value.get().to_string())
-                    on_value=move |p| lab.apply(change(p as i64)) />
+                    on_value=move |p: f64| lab.apply(change(p as i64)) />
                 <NumberField lab param aria_label=exact step="1"
                     value=Signal::derive(move || value.get().to_string()) />
             </div>

@@ -181,7 +181,7 @@ pub fn DecayWidget() -> impl IntoView {
                 <Slider id="r-slider".to_string() min="0" step="1"
                     max=Signal::derive(move || range.get().to_string())
                     value=Signal::derive(move || r.get().to_string())
-                    on_value=move |r| lab.apply(Change::R(r as i64)) />
+                    on_value=move |r: f64| lab.apply(Change::R(r as i64)) />
             </div>
             <div class="readouts">
                 <Readout testid="decay-bound" label="bound at distance r" value=bound_at_r />

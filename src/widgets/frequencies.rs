@@ -4,6 +4,7 @@
 use super::canvas::use_canvas_chart;
 use super::card::WidgetCard;
 use super::controls::NumberField;
+use super::size::use_in_view;
 use super::slider::Slider;
 use super::export::{csv_text, ExportButtons};
 use super::legend::ChartLegend;
@@ -66,6 +67,14 @@ pub fn FrequenciesWidget() -> impl IntoView {
             let _ = draw_frequencies(area, chart, &style.with_scale(ratio));
         },
     );
+    // The table's rows follow the state only while the table is in view (a base or dimension
+    // step rebuilds every row): out of view the memo holds its rows and wakes nobody.
+    let table = NodeRef::<leptos::html::Div>::new();
+    let table_in_view = use_in_view(table, "50% 0px");
+    let rows = Memo::new(move |previous: Option<&(Vec<f64>, f64)>| match previous {
+        Some(rows) if !table_in_view.get() => rows.clone(),
+        _ => (inv_freq.get().unwrap_or_default(), context.get() as f64),
+    });
     // Arrow keys, Home and End move the selection through the rows, and the focus with it.
     let row_keys = move |ev: leptos::ev::KeyboardEvent| {
         let (current, last) = (selected.get_untracked(), inv_freq.with_untracked(|f| f.as_ref().map_or(0, Vec::len)).saturating_sub(1));
@@ -111,7 +120,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
                         min=CONTEXT_LOG2.0.to_string() max=CONTEXT_LOG2.1.to_string()
                         aria_valuetext=Signal::derive(move || format!("{} tokens", context.get()))
                         value=Signal::derive(move || (context.get() as f64).log2().to_string())
-                        on_value=move |log2| lab.apply(Change::Orig(2f64.powf(log2).round() as i64)) />
+                        on_value=move |log2: f64| lab.apply(Change::Orig(2f64.powf(log2).round() as i64)) />
                     <NumberField lab param=&param::ORIG aria_label="context, exact" step="1"
                         value=Signal::derive(move || context.get().to_string()) />
                 </div>
@@ -128,7 +137,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
                     hint=slowest_hint />
             </div>
             <ExportButtons canvas name="frequencies" csv />
-            <div class="period-table" tabindex="0" role="region" aria-label="period table">
+            <div class="period-table" tabindex="0" role="region" aria-label="period table" node_ref=table>
                 <table>
                     <caption class="visually-hidden">"Each plane's frequency, wavelength and turns within the context"</caption>
                     <thead>
@@ -142,8 +151,8 @@ pub fn FrequenciesWidget() -> impl IntoView {
                     </thead>
                     <tbody>
                         {move || {
-                            let context = context.get() as f64;
-                            inv_freq.get().unwrap_or_default().into_iter().enumerate().map(|(i, theta)| {
+                            let (inv_freq, context) = rows.get();
+                            inv_freq.into_iter().enumerate().map(|(i, theta)| {
                                 let turns = turns_within(theta, context);
                                 view! {
                                     <tr class:selected=move || selected.get() == i class:no-turn=turns < 1.0>

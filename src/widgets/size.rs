@@ -58,3 +58,40 @@ where
     });
     size.read_only()
 }
+
+/// Whether the element is on screen, or within `margin` (CSS, e.g. "200px") of it, from an
+/// IntersectionObserver; false until it first reports.
+pub fn use_in_view<E>(target: NodeRef<E>, margin: &'static str) -> ReadSignal<bool>
+where
+    E: ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
+    let visible = RwSignal::new(false);
+    let observer = StoredValue::new_local(None::<(web_sys::IntersectionObserver, Closure<dyn Fn(js_sys::Array)>)>);
+    Effect::new(move |_| {
+        let Some(element) = target.get() else { return };
+        let element: web_sys::Element = element.unchecked_into();
+        let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            if let Some(entry) = entries.iter().last().and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok()) {
+                if visible.try_get_untracked() != Some(entry.is_intersecting()) {
+                    visible.try_set(entry.is_intersecting());
+                }
+            }
+        });
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin(margin);
+        if let Ok(watch) = web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options) {
+            watch.observe(&element);
+            if let Some(Some(previous)) = observer.try_with_value(|o| o.as_ref().map(|(w, _)| w.clone())) {
+                previous.disconnect();
+            }
+            observer.set_value(Some((watch, callback)));
+        }
+    });
+    on_cleanup(move || {
+        if let Some(Some(watch)) = observer.try_with_value(|o| o.as_ref().map(|(w, _)| w.clone())) {
+            watch.disconnect();
+        }
+    });
+    visible.read_only()
+}

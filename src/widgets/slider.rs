@@ -24,19 +24,20 @@ pub fn Slider(
     /// The value shown (the state's, as text).
     #[prop(into)]
     value: Signal<String>,
-    /// Receives each value the reader sets.
-    on_value: impl Fn(f64) + 'static,
+    /// Receives each value the reader sets. A `Callback`, not a generic closure, so that the
+    /// component is compiled once rather than once per slider (a smaller download).
+    #[prop(into)]
+    on_value: Callback<f64>,
     #[prop(optional)] aria_label: Option<&'static str>,
     #[prop(optional, into)] aria_valuetext: Option<Signal<String>>,
 ) -> impl IntoView {
-    let on_value = StoredValue::new_local(on_value);
     // While a touch has not shown what it is: the value before it and where it started.
     let held = StoredValue::new(None::<(String, f64, f64)>);
     let input_of = |ev: &ev::Event| event_target::<web_sys::HtmlInputElement>(ev);
     let apply = move |input: &web_sys::HtmlInputElement| {
         let v = input.value_as_number();
         if v.is_finite() {
-            on_value.with_value(|f| f(v));
+            on_value.run(v);
         }
     };
     view! {

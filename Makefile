@@ -16,7 +16,7 @@ PORT ?= 8080
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: serve classroom test test-native test-browser test-e2e build tools tools-build \
-        wasm-target trunk wasm-bindgen-cli node-deps chromium clean
+        wasm-target trunk wasm-bindgen-cli node-deps chromium clean bench soak
 
 ## make serve: the app, rebuilt on every change, at http://$(HOST):$(PORT)
 serve: tools-build
@@ -39,6 +39,16 @@ test-browser:
 test-e2e: build
 	node e2e/budget.mjs
 	playwright test --config e2e/playwright.config.mjs
+
+## make bench: every slider's main-thread ms per key press in every scenario (60 presses), and
+## the core's hot paths natively, each beside the obvious way of computing the same thing.
+bench: tools build
+	cargo bench --locked --bench core
+	cd e2e && BENCH=full playwright test --config playwright.config.mjs perf.spec.mjs
+
+## make soak: 5,000 random user actions in Chromium (make test runs 300).
+soak: tools build
+	cd e2e && SOAK_ACTIONS=5000 playwright test --config playwright.config.mjs soak.spec.mjs
 
 build: tools-build
 	trunk build --release

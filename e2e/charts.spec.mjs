@@ -48,6 +48,8 @@ test('heatmap: hover reads a cell, a click moves m and n, modes switch', async (
   await open(page, '/?dim=16&m=300&n=200');
   const canvas = page.locator('.heatmap-canvas');
   await canvas.scrollIntoViewIfNeeded();
+  // Cards above take their real height as they come into view (content-visibility): measure after.
+  await page.waitForTimeout(300);
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + 200, box.y + 150);
   await expect(page.getByTestId('heatmap-hover')).toContainText(/m = \d+, n = \d+, n − m = −?\d+: score/);

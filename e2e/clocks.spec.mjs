@@ -98,15 +98,22 @@ test('with reduced motion, play steps without tweening', async ({ page }) => {
 
 test('clicking a clock face selects its plane', async ({ page }) => {
   await open(page, '/?dim=16');
-  // The hands layer lies over the faces and takes the clicks.
-  const canvas = page.locator('.clock-hands');
-  const box = await canvas.boundingBox();
+  // Each row of faces is a canvas pair; the hands layer lies over the dials and takes the clicks.
+  const rows = page.locator('.clock-hands');
+  const box = await rows.first().boundingBox();
+  const columns = Math.min(8, Math.max(1, Math.floor(box.width / 78)));
+  const cell = Math.min(box.width / columns, 132);
   // The second face of the first row.
-  const cell = Math.min(box.width / Math.max(1, Math.floor(box.width / 78)), 132);
-  await canvas.click({ position: { x: cell * 1.5, y: cell / 2 } });
+  await rows.first().click({ position: { x: cell * 1.5, y: cell / 2 } });
   await expect(page).toHaveURL(/plane=1\b/);
   await expect(page.locator('#plane-field')).toHaveValue('1');
   await expect(page.locator('.plane-formula-title')).toContainText('Plane 1');
+  // The first face of the second row is plane `columns`.
+  await expect(rows).toHaveCount(Math.ceil(8 / columns));
+  if (columns < 8) {
+    await rows.nth(1).click({ position: { x: cell / 2, y: cell / 2 } });
+    await expect(page.locator('#plane-field')).toHaveValue(String(columns));
+  }
 });
 
 test('q = k and one-hot vectors, and typed vectors are validated', async ({ page }) => {
@@ -130,8 +137,10 @@ test('embed=clocks shows the rotation lab alone', async ({ page }) => {
 
 test('a thousand dimensions draw as small multiples without errors', async ({ page }) => {
   await open(page, '/?dim=1024');
-  const height = await page.locator('.clock-canvas').evaluate((c) => c.height);
+  // 512 faces in rows: the rows together are tall, and the first one is drawn.
+  const height = await page.locator('.clock-layers').evaluate((c) => c.getBoundingClientRect().height);
   expect(height).toBeGreaterThan(200);
+  await expect.poll(() => page.locator('.clock-hands').first().evaluate((c) => c.height)).toBeGreaterThan(0);
 });
 
 for (const [width, label] of [[1280, 'desktop'], [390, 'phone']]) {

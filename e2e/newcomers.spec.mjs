@@ -123,7 +123,7 @@ test('the heatmap and the clock faces work from the keyboard', async ({ page }) 
   await expect.poll(() => m(page)).toBe(41);
   expect(await n(page)).toBe(32);
 
-  const faces = page.locator('.clock-hands');
+  const faces = page.locator('.clock-layers');
   await faces.focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');

@@ -58,6 +58,17 @@ impl ClockGrid {
         self.cell + if self.labels { LABEL_HEIGHT } else { 0.0 }
     }
 
+    /// The faces of row `row` as indices into the whole grid.
+    pub fn row_range(&self, row: usize) -> std::ops::Range<usize> {
+        let start = (row * self.columns).min(self.faces);
+        start..(start + self.columns).min(self.faces)
+    }
+
+    /// Row `row` alone, as a grid of its own: what one canvas of a row draws.
+    pub fn row(&self, row: usize) -> ClockGrid {
+        ClockGrid { faces: self.row_range(row).len(), rows: 1, ..*self }
+    }
+
     /// Total height in CSS pixels.
     pub fn height(&self) -> f64 {
         self.rows as f64 * self.cell_height()

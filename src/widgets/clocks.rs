@@ -4,7 +4,8 @@
 //! vectors themselves.
 
 use super::animation::{prefers_reduced_motion, use_animation_frames};
-use super::canvas::{pointer_offset, use_canvas_chart, use_canvas_frames, use_sized_canvas_chart, CanvasPainter};
+use super::canvas::use_canvas_chart;
+use super::clock_faces::ClockFaces;
 use super::card::WidgetCard;
 use super::controls::NumberField;
 use super::plane_detail::PlaneDetail;
@@ -14,10 +15,9 @@ use super::tokens::TokenStrip;
 use super::vector_editor::VectorEditor;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
-use crate::charts::{clock_grid, draw_clock_faces, draw_contributions, paint_clock_hands, ClockFace};
+use crate::charts::{draw_contributions, ClockFace};
 use crate::rope::wavelength;
-use crate::state::{param, Change};
-use leptos::ev;
+use crate::state::param;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -96,67 +96,6 @@ pub fn ClocksWidget() -> impl IntoView {
     });
     let selected = lab.select(|s| s.plane);
 
-    // Two layers: the faces (dials, labels), drawn only when the planes, selection, theme or
-    // size change, since text is the costliest thing a canvas draws and labels do not move with
-    // m; and the hands over them, painted on every step, batched per colour. (Measured: a
-    // single canvas that copies a cached face bitmap each frame costs more than the second layer.)
-    let statics = Memo::new(move |_| {
-        faces.with(|f| f.iter().map(|f| (f.plane, f.wavelength)).collect::<Vec<_>>())
-    });
-    let face_canvas = NodeRef::<Canvas>::new();
-    use_sized_canvas_chart(
-        face_canvas,
-        move || (statics.get(), selected.get(), style.get()),
-        |width, (statics, ..)| Some(clock_grid(width, statics.len()).height()),
-        |area, (statics, selected, style), ratio| {
-            let width = area.dim_in_pixel().0 as f64 / ratio;
-            let grid = clock_grid(width, statics.len());
-            let faces: Vec<ClockFace> = statics
-                .iter()
-                .map(|&(plane, wavelength)| ClockFace { plane, hands: Default::default(), wavelength })
-                .collect();
-            let _ = draw_clock_faces(area, &faces, &grid, Some(*selected), &style.with_scale(ratio));
-        },
-    );
-    let clock_canvas = NodeRef::<Canvas>::new();
-    let hands_size = use_canvas_frames(
-        clock_canvas,
-        move || (faces.get(), longest.get(), style.get()),
-        |_, _| None,
-        |element, (faces, longest, style), size| {
-            let grid = clock_grid(size.width, faces.len());
-            if let Some(mut painter) = CanvasPainter::for_canvas(element) {
-                paint_clock_hands(&mut painter, faces, &grid, *longest, &style.with_scale(size.ratio));
-                painter.flush();
-            }
-        },
-    );
-    let select_face = move |ev: ev::MouseEvent| {
-        let grid = clock_grid(hands_size.get_untracked().0, faces.with_untracked(Vec::len));
-        let (x, y) = pointer_offset(&ev);
-        if let Some(plane) = grid.face_at(x, y) {
-            lab.apply(Change::Plane(plane as i64));
-        }
-    };
-
-    // The faces by keyboard: arrows move the selected plane (up and down by a row of faces).
-    let face_keys = move |ev: ev::KeyboardEvent| {
-        let planes = faces.with_untracked(Vec::len);
-        let columns = clock_grid(hands_size.get_untracked().0, planes).columns as i64;
-        let by = match ev.key().as_str() {
-            "ArrowRight" => 1,
-            "ArrowLeft" => -1,
-            "ArrowDown" => columns,
-            "ArrowUp" => -columns,
-            "Home" => -(planes as i64),
-            "End" => planes as i64,
-            _ => return,
-        };
-        ev.prevent_default();
-        let plane = (selected.get_untracked() as i64 + by).clamp(0, planes as i64 - 1);
-        lab.apply(Change::Plane(plane));
-    };
-
     let bars_canvas = NodeRef::<Canvas>::new();
     use_canvas_chart(
         bars_canvas,
@@ -188,7 +127,6 @@ pub fn ClocksWidget() -> impl IntoView {
         );
     });
 
-    let planes = lab.select(|s| s.dim / 2);
     let at_start = move || positions.with(|(m, n)| *m == 0 || *n == 0);
 
     view! {
@@ -236,22 +174,7 @@ pub fn ClocksWidget() -> impl IntoView {
             <ScoreReadouts />
             <p class="visually-hidden" aria-live="polite">{move || announcement.get()}</p>
 
-            <div class="clock-layers">
-            <canvas class="clock-canvas" node_ref=face_canvas aria-hidden="true"></canvas>
-            <canvas
-                class="clock-hands"
-                node_ref=clock_canvas
-                on:click=select_face
-                on:keydown=face_keys
-                tabindex="0"
-                role="img"
-                aria-label=move || format!(
-                    "{} clock faces, one per plane: q's hand (filled dot) turned by m·θᵢ, k's hand (ring) by n·θᵢ. \
-                     Plane {} is selected: click a face, or use the arrow keys, to select another.",
-                    planes.get(), selected.get()
-                )
-            ></canvas>
-            </div>
+            <ClockFaces faces longest selected />
             <p class="legend">
                 <span class="legend-q">"● q's hand"</span>
                 <span class="legend-k">"○ k's hand"</span>

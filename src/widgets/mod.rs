@@ -5,6 +5,7 @@
 pub mod animation;
 pub mod canvas;
 pub mod card;
+pub mod clock_faces;
 pub mod clocks;
 pub mod controls;
 pub mod decay;

@@ -1,10 +1,64 @@
-//! Element sizes from a ResizeObserver, so that nothing on an update path asks the layout
-//! engine for a size (a `clientWidth` read after a DOM write forces a synchronous layout).
+//! Element sizes and visibility from observers (ResizeObserver, IntersectionObserver), so that
+//! nothing on an update path asks the layout engine (a `clientWidth` read after a DOM write
+//! forces a synchronous layout) and nothing off screen is drawn.
 
 use leptos::html::ElementType;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
+
+/// An observer and the callback it calls, kept alive together while it watches.
+type Watching<O> = (O, Closure<dyn Fn(js_sys::Array)>);
+
+/// Once `target` is mounted, `start` makes an observer watching it with `callback` (called
+/// with the observer's entries); the observer is disconnected (`stop`) when the target is
+/// replaced or the owner is cleaned up. Only this thin layer is generic over the element type.
+fn watch<E, O>(
+    target: NodeRef<E>,
+    callback: impl Fn(js_sys::Array) + 'static,
+    start: impl Fn(&js_sys::Function, &web_sys::Element) -> Option<O> + 'static,
+    stop: fn(&O),
+) where
+    E: ElementType,
+    E::Output: JsCast + Clone + 'static,
+    O: Clone + 'static,
+{
+    watch_element(
+        Box::new(move || target.get().map(|e| e.unchecked_into())),
+        Rc::new(callback),
+        Box::new(start),
+        stop,
+    );
+}
+
+fn watch_element<O: Clone + 'static>(
+    target: Box<dyn Fn() -> Option<web_sys::Element>>,
+    callback: Rc<dyn Fn(js_sys::Array)>,
+    start: Box<dyn Fn(&js_sys::Function, &web_sys::Element) -> Option<O>>,
+    stop: fn(&O),
+) {
+    let watching = StoredValue::new_local(None::<Watching<O>>);
+    let (target, start, callback) = (StoredValue::new_local(target), StoredValue::new_local(start), StoredValue::new_local(callback));
+    let current = move || watching.try_with_value(|w| w.as_ref().map(|(o, _)| o.clone())).flatten();
+    Effect::new(move |_| {
+        let Some(element) = target.with_value(|target| target()) else { return };
+        let callback = callback.get_value();
+        let closure = Closure::<dyn Fn(js_sys::Array)>::new(move |entries| callback(entries));
+        let observer = start.with_value(|start| start(closure.as_ref().unchecked_ref(), &element));
+        if let Some(observer) = observer {
+            if let Some(previous) = current() {
+                stop(&previous);
+            }
+            watching.set_value(Some((observer, closure)));
+        }
+    });
+    on_cleanup(move || {
+        if let Some(observer) = current() {
+            stop(&observer);
+        }
+    });
+}
 
 /// Calls `on_size(width, height)` with the element's border-box size in CSS pixels whenever it
 /// changes, starting when it is mounted; stops when the owner is cleaned up.
@@ -14,34 +68,27 @@ where
     E::Output: JsCast + Clone + 'static,
 {
     let on_size = StoredValue::new_local(on_size);
-    let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, Closure<dyn Fn(js_sys::Array)>)>);
-    Effect::new(move |_| {
-        let Some(element) = target.get() else { return };
-        let element: web_sys::Element = element.unchecked_into();
-        let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
-            let Some(entry) = entries.iter().last().and_then(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok()) else {
-                return;
-            };
-            let size = entry.border_box_size().get(0).dyn_into::<web_sys::ResizeObserverSize>().ok();
-            let (width, height) = match size {
-                Some(size) => (size.inline_size(), size.block_size()),
-                None => (entry.content_rect().width(), entry.content_rect().height()),
-            };
-            let _ = on_size.try_with_value(|f| f(width, height));
-        });
-        if let Ok(resize) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
-            resize.observe(&element);
-            if let Some(Some(previous)) = observer.try_with_value(|o| o.as_ref().map(|(r, _)| r.clone())) {
-                previous.disconnect();
-            }
-            observer.set_value(Some((resize, callback)));
-        }
-    });
-    on_cleanup(move || {
-        if let Some(Some(resize)) = observer.try_with_value(|o| o.as_ref().map(|(r, _)| r.clone())) {
-            resize.disconnect();
-        }
-    });
+    let callback = move |entries: js_sys::Array| {
+        let Some(entry) = entries.iter().last().and_then(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok()) else {
+            return;
+        };
+        let size = entry.border_box_size().get(0).dyn_into::<web_sys::ResizeObserverSize>().ok();
+        let (width, height) = match size {
+            Some(size) => (size.inline_size(), size.block_size()),
+            None => (entry.content_rect().width(), entry.content_rect().height()),
+        };
+        let _ = on_size.try_with_value(|f| f(width, height));
+    };
+    watch(
+        target,
+        callback,
+        |callback, element| {
+            let observer = web_sys::ResizeObserver::new(callback).ok()?;
+            observer.observe(element);
+            Some(observer)
+        },
+        web_sys::ResizeObserver::disconnect,
+    );
 }
 
 /// The element's border-box size in CSS pixels, (0, 0) until it is laid out.
@@ -67,31 +114,24 @@ where
     E::Output: JsCast + Clone + 'static,
 {
     let visible = RwSignal::new(false);
-    let observer = StoredValue::new_local(None::<(web_sys::IntersectionObserver, Closure<dyn Fn(js_sys::Array)>)>);
-    Effect::new(move |_| {
-        let Some(element) = target.get() else { return };
-        let element: web_sys::Element = element.unchecked_into();
-        let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
-            if let Some(entry) = entries.iter().last().and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok()) {
-                if visible.try_get_untracked() != Some(entry.is_intersecting()) {
-                    visible.try_set(entry.is_intersecting());
-                }
+    let callback = move |entries: js_sys::Array| {
+        if let Some(entry) = entries.iter().last().and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok()) {
+            if visible.try_get_untracked() != Some(entry.is_intersecting()) {
+                visible.try_set(entry.is_intersecting());
             }
-        });
-        let options = web_sys::IntersectionObserverInit::new();
-        options.set_root_margin(margin);
-        if let Ok(watch) = web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options) {
-            watch.observe(&element);
-            if let Some(Some(previous)) = observer.try_with_value(|o| o.as_ref().map(|(w, _)| w.clone())) {
-                previous.disconnect();
-            }
-            observer.set_value(Some((watch, callback)));
         }
-    });
-    on_cleanup(move || {
-        if let Some(Some(watch)) = observer.try_with_value(|o| o.as_ref().map(|(w, _)| w.clone())) {
-            watch.disconnect();
-        }
-    });
+    };
+    watch(
+        target,
+        callback,
+        move |callback, element| {
+            let options = web_sys::IntersectionObserverInit::new();
+            options.set_root_margin(margin);
+            let observer = web_sys::IntersectionObserver::new_with_options(callback, &options).ok()?;
+            observer.observe(element);
+            Some(observer)
+        },
+        web_sys::IntersectionObserver::disconnect,
+    );
     visible.read_only()
 }

@@ -1,0 +1,185 @@
+// Soak: thousands of random user actions on the release build, as a restless reader would make
+// them: every slider by keys, garbage typed into every field, every button and choice, themes,
+// resizing between phone and desktop, the heatmap and the clock faces clicked, shortcuts, and
+// switching to embeds and back. After each action every readable value must be finite and no
+// console error may appear (fixtures.mjs fails the test on any). Over a long stretch without
+// page loads, the JS heap and the WebAssembly memory must stay flat after warm-up.
+//
+// `make test` runs SOAK_ACTIONS=300; `make soak` runs 5,000. The run is seeded (SOAK_SEED, the
+// default prints) so that a failure can be replayed.
+import { test, expect, open } from './fixtures.mjs';
+
+const ACTIONS = Number(process.env.SOAK_ACTIONS ?? 300);
+const SEED = Number(process.env.SOAK_SEED ?? 20261122);
+// Bounds after warm-up: growth of the JS heap (after a forced collection) and of the wasm memory.
+const HEAP_GROWTH_BYTES = 8 * 1024 * 1024;
+const WASM_GROWTH_BYTES = 16 * 1024 * 1024;
+
+/** mulberry32: a tiny seeded generator. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const GARBAGE = ['', '-1', '0', '1e308', '-1e308', 'NaN', 'abc', '0.5', '1,2,3', '999999999999', '1e-320', '%', '2', '63', '10000000', '7,x', ' 4 '];
+const KEYS = ['ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'];
+const QUERIES = ['', '?dim=8&m=3&n=1', '?base=1e9&dim=1024', '?scaling=yarn&factor=64', '?m=1e20&n=-4&q=1,NaN', '?dim=2&partial=0.3&scaling=longrope&seq=99999', '?theme=dark&range=1048576&log=1&compare=2,3,4,5', '?heatmap=sinusoidal&m=9999999'];
+
+async function everyValueIsFinite(page) {
+  const bad = await page.evaluate(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('[data-value]')) {
+      for (const item of el.getAttribute('data-value').split(',')) {
+        if (item !== '' && !Number.isFinite(Number(item))) out.push(`${el.dataset.testid}: ${item}`);
+      }
+    }
+    for (const el of document.querySelectorAll('output')) if (/NaN|Infinity|\binf\b/.test(el.textContent)) out.push(`text: ${el.textContent}`);
+    return out;
+  });
+  expect(bad).toEqual([]);
+}
+
+async function memory(page, cdp) {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  const wasm = await page.evaluate(() => window.__wasm?.memory?.buffer?.byteLength ?? 0);
+  return { heap: usedSize, wasm };
+}
+
+/** One random action; `navigate` allows page loads (embeds, URLs). */
+async function act(page, random, navigate) {
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const kind = Math.floor(random() * (navigate ? 11 : 10));
+  // The elements matching `selector` that a person can see (one round trip, not one each).
+  const visible = async (selector) => {
+    const indices = await page.evaluate((selector) => {
+      const all = [...document.querySelectorAll(selector)];
+      return all.flatMap((el, i) => {
+        const r = el.getBoundingClientRect();
+        const hidden = r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden' || el.closest('details:not([open]) > :not(summary)');
+        return hidden ? [] : [i];
+      });
+    }, selector);
+    return indices.map((i) => page.locator(selector).nth(i));
+  };
+  switch (kind) {
+    case 0:
+    case 1: {
+      const sliders = await visible('input[type=range]');
+      if (!sliders.length) return 'no slider';
+      const slider = pick(sliders);
+      await slider.focus();
+      const key = pick(KEYS);
+      for (let i = 0, n = 1 + Math.floor(random() * 4); i < n; i++) await page.keyboard.press(key);
+      return `slider ${key}`;
+    }
+    case 2: {
+      const fields = await visible('input[type=number], input[type=text], textarea');
+      if (!fields.length) return 'no field';
+      const field = pick(fields);
+      const text = pick(GARBAGE);
+      // As a person types: select what is there, type over it, leave the field.
+      await field.focus();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type(text);
+      await page.keyboard.press('Tab');
+      return `typed ${JSON.stringify(text)}`;
+    }
+    case 3: {
+      const buttons = (await visible('button:not([disabled])')).filter(() => true);
+      if (!buttons.length) return 'no button';
+      const button = pick(buttons);
+      const name = (await button.textContent()).trim().slice(0, 20);
+      if (/Download/.test(name)) return 'skip download';
+      await button.click({ timeout: 2000 }).catch(() => {});
+      return `button ${name}`;
+    }
+    case 4: {
+      const selects = await visible('select');
+      if (!selects.length) return 'no select';
+      const select = pick(selects);
+      const options = await select.locator('option').evaluateAll((o) => o.map((x) => x.value));
+      await select.selectOption(pick(options));
+      return 'select';
+    }
+    case 5: {
+      const boxes = await visible('input[type=radio], input[type=checkbox]');
+      if (!boxes.length) return 'no box';
+      await pick(boxes).click({ timeout: 2000 }).catch(() => {});
+      return 'radio/checkbox';
+    }
+    case 6: {
+      await page.setViewportSize(random() < 0.5 ? { width: 390, height: 844 } : { width: 1280, height: 900 });
+      return 'resize';
+    }
+    case 7: {
+      const canvases = await visible('.heatmap-canvas, .clock-hands');
+      if (!canvases.length) return 'no canvas';
+      const canvas = pick(canvases);
+      const box = await canvas.boundingBox();
+      if (!box) return 'canvas off';
+      await canvas.click({ position: { x: random() * box.width, y: random() * box.height }, timeout: 2000 }).catch(() => {});
+      return 'canvas click';
+    }
+    case 8: {
+      await page.keyboard.press(pick(['[', ']', '[', ']', 'Tab']));
+      return 'shortcut';
+    }
+    case 9: {
+      await page.mouse.wheel(0, (random() - 0.3) * 3000);
+      return 'scroll';
+    }
+    default: {
+      const ids = ['clocks', 'frequencies', 'decay', 'heatmap', 'scores'];
+      const url = random() < 0.5 ? `/?embed=${pick(ids)}` : `/${pick(QUERIES)}`;
+      await page.goto(url);
+      await expect(page.locator('[data-widget]').first()).toBeAttached();
+      return `goto ${url}`;
+    }
+  }
+}
+
+test('thousands of random actions: no error, every value finite, memory flat', async ({ page }) => {
+  test.setTimeout(Math.max(120_000, ACTIONS * 400));
+  console.log(`soak: ${ACTIONS} actions, seed ${SEED}`);
+  await page.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => { window.__wasm = e.detail.wasm; }));
+  const random = rng(SEED);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+
+  // A long stretch without page loads, whose memory is measured after warm-up ...
+  await open(page, '/?dim=128');
+  const stretch = Math.floor(ACTIONS * 0.7);
+  const warmUp = Math.floor(stretch * 0.25);
+  let start;
+  for (let i = 0; i < stretch; i++) {
+    const what = await act(page, random, false);
+    await everyValueIsFinite(page).catch((e) => { throw new Error(`after action ${i} (${what}): ${e.message}`); });
+    if (i === warmUp) start = await memory(page, cdp);
+    if (i > warmUp && (i - warmUp) % Math.max(1, Math.floor((stretch - warmUp) / 5)) === 0) {
+      const now = await memory(page, cdp);
+      console.log(`soak: after ${i} actions: JS heap ${(now.heap / 1e6).toFixed(1)} MB, wasm memory ${(now.wasm / 1e6).toFixed(1)} MB`);
+    }
+  }
+  const end = await memory(page, cdp);
+  console.log(
+    `soak: JS heap ${(start.heap / 1e6).toFixed(1)} -> ${(end.heap / 1e6).toFixed(1)} MB (bound +${HEAP_GROWTH_BYTES / 1e6} MB), ` +
+      `wasm memory ${(start.wasm / 1e6).toFixed(1)} -> ${(end.wasm / 1e6).toFixed(1)} MB (bound +${WASM_GROWTH_BYTES / 1e6} MB), ` +
+      `over ${stretch - warmUp} actions after ${warmUp} of warm-up`,
+  );
+  expect(start.wasm, 'the wasm memory was found').toBeGreaterThan(0);
+  expect(end.heap - start.heap).toBeLessThan(HEAP_GROWTH_BYTES);
+  expect(end.wasm - start.wasm).toBeLessThan(WASM_GROWTH_BYTES);
+
+  // ... then the rest with page loads too: embeds, hostile URLs.
+  for (let i = stretch; i < ACTIONS; i++) {
+    const what = await act(page, random, true);
+    await everyValueIsFinite(page).catch((e) => { throw new Error(`after action ${i} (${what}): ${e.message}`); });
+  }
+});

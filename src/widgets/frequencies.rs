@@ -87,15 +87,16 @@ pub fn FrequenciesWidget() -> impl IntoView {
         };
         ev.prevent_default();
         lab.apply(Change::Plane(next as i64));
-        let row = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|button| button.closest("tbody").ok().flatten())
-            .and_then(|body| body.query_selector(&format!("[data-plane='{next}']")).ok().flatten())
-            .and_then(|button| button.dyn_into::<web_sys::HtmlElement>().ok());
-        if let Some(row) = row {
-            let _ = row.focus();
-        }
+        // The rows are rebuilt with the selection: focus the new row once they are.
+        request_animation_frame(move || {
+            let row = table
+                .get_untracked()
+                .and_then(|table| table.query_selector(&format!("[data-plane='{next}']")).ok().flatten())
+                .and_then(|button| button.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(row) = row {
+                let _ = row.focus();
+            }
+        });
     };
     let csv = move || {
         let context = context.get_untracked() as f64;
@@ -151,16 +152,19 @@ pub fn FrequenciesWidget() -> impl IntoView {
                     </thead>
                     <tbody>
                         {move || {
+                            // Static rows, rebuilt with the selection: reactive closures per row
+                            // inside a rebuilt list were never freed.
                             let (inv_freq, context) = rows.get();
+                            let selected = selected.get();
                             inv_freq.into_iter().enumerate().map(|(i, theta)| {
                                 let turns = turns_within(theta, context);
                                 view! {
-                                    <tr class:selected=move || selected.get() == i class:no-turn=turns < 1.0>
+                                    <tr class:selected=selected == i class:no-turn=turns < 1.0>
                                         <th scope="row">
                                             <button type="button" class="row-select" data-plane=i
-                                                aria-pressed=move || (selected.get() == i).to_string()
+                                                aria-pressed=(selected == i).to_string()
                                                 // One tab stop for the whole table: the selected row's.
-                                                tabindex=move || if selected.get() == i { "0" } else { "-1" }
+                                                tabindex=if selected == i { "0" } else { "-1" }
                                                 on:click=move |_| lab.apply(Change::Plane(i as i64))
                                                 on:keydown=row_keys>
                                                 {i}

@@ -44,7 +44,7 @@ mod tests {
         assert_eq!(fmt_number(1e300), "1e300");
         assert_eq!(fmt_number(f64::MAX), "1.7976931348623157e308");
         for v in [0.1 + 0.2, 1.0 / 3.0, 2.5e-7, 123456789.123, 5e-324, -0.0] {
-            assert_eq!(fmt_number(v).parse::<f64>().unwrap().to_bits(), v.to_bits(), "{v}");
+            assert_eq!(fmt_number(v).parse::<f64>().expect("reads back").to_bits(), v.to_bits(), "{v}");
         }
     }
 }

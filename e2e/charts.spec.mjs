@@ -2,7 +2,7 @@
 // embeds and screenshots. Expected values come from the formulas, not from the app.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, open, close, screenshotOf } from './fixtures.mjs';
+import { test, expect, value, open, close, screenshotOf, settledBox } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
@@ -47,10 +47,7 @@ test('decay: the paper figure, a long log-scale range and compared bases', async
 test('heatmap: hover reads a cell, a click moves m and n, modes switch', async ({ page }) => {
   await open(page, '/?dim=16&m=300&n=200');
   const canvas = page.locator('.heatmap-canvas');
-  await canvas.scrollIntoViewIfNeeded();
-  // Cards above take their real height as they come into view (content-visibility): measure after.
-  await page.waitForTimeout(300);
-  const box = await canvas.boundingBox();
+  const box = await settledBox(canvas);
   await page.mouse.move(box.x + 200, box.y + 150);
   await expect(page.getByTestId('heatmap-hover')).toContainText(/m = \d+, n = \d+, n − m = −?\d+: score/);
   const hovered = (await page.getByTestId('heatmap-hover').textContent()).match(/m = (\d+), n = (\d+)/);

@@ -2,12 +2,10 @@
 // it looks at desktop and phone widths in both themes.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, open, close, screenshotOf } from './fixtures.mjs';
+import { test, expect, value, open, close, screenshotOf, m, n } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
-const m = (page) => page.locator('#m-slider').inputValue().then(Number);
-const n = (page) => page.locator('#n-slider').inputValue().then(Number);
 
 test('dragging q along the sentence moves m', async ({ page }) => {
   await open(page, '/?m=5&n=2');

@@ -36,6 +36,18 @@ export async function open(page, path = '/') {
   await expect(page.getByTestId('score')).toHaveAttribute('data-value', /\d/);
 }
 
+/** The query position m and key position n, as their sliders hold them. */
+export const m = (page) => page.locator('#m-slider').inputValue().then(Number);
+export const n = (page) => page.locator('#n-slider').inputValue().then(Number);
+
+/** The box of an element scrolled into view, once the cards above it have taken their real
+ * height (cards out of view are sized by content-visibility until they come into view). */
+export async function settledBox(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.page().waitForTimeout(300);
+  return locator.boundingBox();
+}
+
 /** |a - b| <= rel * max(|b|, 1). */
 export function close(a, b, rel = 1e-9) {
   return Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1);

@@ -4,13 +4,11 @@
 // that contradicted itself. Expected values come from the formulas, not from the app.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, open, close, screenshotWholePage } from './fixtures.mjs';
+import { test, expect, value, open, close, screenshotWholePage, m, n, settledBox } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
 
-const m = (page) => page.locator('#m-slider').inputValue().then(Number);
-const n = (page) => page.locator('#n-slider').inputValue().then(Number);
 
 test('a field says what is in effect beside it, marks itself invalid, and stops once it no longer applies', async ({ page }) => {
   await open(page, '/?base=500000&dim=128');
@@ -81,10 +79,7 @@ test('switching sentences keeps both tokens on their words and the score, any nu
 test('a heatmap click moves m and n to the cell the hover read, and the reading stays', async ({ page }) => {
   await open(page, '/?m=78&n=100');
   const map = page.locator('.heatmap-canvas');
-  await map.scrollIntoViewIfNeeded();
-  // Cards above take their real height as they come into view (content-visibility): measure after.
-  await page.waitForTimeout(300);
-  const box = await map.boundingBox();
+  const box = await settledBox(map);
   const reading = page.getByTestId('heatmap-hover');
   // Six points, some on fractional pixels, across the map.
   for (const [fx, fy] of [[0.31, 0.27], [0.5037, 0.5011], [0.7, 0.2], [0.123, 0.8], [0.66, 0.66], [0.4441, 0.0913]]) {
@@ -234,9 +229,7 @@ test.describe('on a phone with touch', () => {
   test('a tap on the heatmap reads the cell; a second tap on it moves m and n there', async ({ page }) => {
     await open(page, '/?m=78&n=100');
     const map = page.locator('.heatmap-canvas');
-    await map.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
-    const box = await map.boundingBox();
+    const box = await settledBox(map);
     const [x, y] = [box.x + box.width * 0.6, box.y + box.height * 0.3];
     await page.touchscreen.tap(x, y);
     const reading = page.getByTestId('heatmap-hover');

@@ -29,17 +29,24 @@ pub struct DecayChart {
 impl DecayChart {
     /// What each curve is, in the colours [`draw_decay`] draws it with `style`.
     pub fn legend(&self, style: &ChartStyle) -> Vec<LegendEntry> {
+        let bases: Vec<f64> = self.compare.iter().map(|(base, _)| *base).collect();
+        Self::legend_for(&bases, !self.score.is_empty(), !self.q_equals_k.is_empty(), style)
+    }
+
+    /// The legend of a chart comparing `bases`, with or without the cosine curves: known
+    /// before the curves are computed, so a legend does not make a chart out of view compute.
+    pub fn legend_for(bases: &[f64], score: bool, q_equals_k: bool, style: &ChartStyle) -> Vec<LegendEntry> {
         let mut entries = vec![LegendEntry::new("bound (left axis)", style.bound, Mark::Line)];
-        for ((base, _), colour) in self.compare.iter().zip(COMPARE) {
+        for (base, colour) in bases.iter().zip(COMPARE) {
             entries.push(LegendEntry::new(format!("bound, base {}", short_number(*base)), colour, Mark::Line));
         }
-        if !self.score.is_empty() || !self.q_equals_k.is_empty() {
+        if score || q_equals_k {
             entries.push(LegendEntry::new("random zero-mean q, k: expected 0 (right axis)", style.grid, Mark::Line));
         }
-        if !self.q_equals_k.is_empty() {
+        if q_equals_k {
             entries.push(LegendEntry::new("q = k: mean of cos(rθᵢ) (right axis)", style.phasor, Mark::Line));
         }
-        if !self.score.is_empty() {
+        if score {
             entries.push(LegendEntry::new("this q and k (right axis)", style.text, Mark::Line));
         }
         entries

@@ -175,7 +175,10 @@ pub fn DecayWidget() -> impl IntoView {
             </div>
             <canvas class="chart decay-chart" node_ref=canvas role="img"
                 aria-label="Line chart: the RoFormer decay bound against relative distance (left axis), and on the right axis the cosine score of this q and k, of q = k, and of random q and k, with a marker at r"></canvas>
-            <ChartLegend entries=Memo::new(move |_| chart.with(|c| c.legend(&style.get()))) />
+            <ChartLegend entries=Memo::new(move |_| {
+                let cosines = vectors.with(Option::is_some);
+                compare.with(|bases| DecayChart::legend_for(bases, cosines, cosines, &style.get()))
+            }) />
             <div class="control">
                 <label for="r-slider">"cursor distance r"</label>
                 <Slider id="r-slider".to_string() min="0" step="1"

@@ -2,6 +2,7 @@
 //! charts plot. Each uses the fact that with RoPE the score depends only on n − m, so a curve
 //! or a whole window needs one evaluation per distinct distance.
 
+use super::decay::decay_bound;
 use super::frequency::default_inv_freq;
 use super::params::RopeParams;
 use super::rotate::{dot, plane_share, Rotary};
@@ -58,6 +59,13 @@ pub fn abel_factor(rotary: &Rotary, q: &[f64], k: &[f64]) -> f64 {
         largest = largest.max(da.hypot(db));
     }
     largest
+}
+
+/// RoFormer's bound on |q_m · k_n| at n − m = `distance` (section 3.4.3): by Abel summation,
+/// |Σᵢ hᵢ e^{i r θᵢ}| ≤ (maxᵢ |hᵢ₊₁ − hᵢ|) · Σ_{j=1}^{d/2} |S_j|, with S_j = Σ_{i<j} e^{i r θᵢ}
+/// and h_{d/2} = 0. It holds for every q and k, and it is loose.
+pub fn absolute_bound(rotary: &Rotary, q: &[f64], k: &[f64], distance: f64) -> f64 {
+    abel_factor(rotary, q, k) * decay_bound(rotary.inv_freq(), distance) * rotary.planes() as f64
 }
 
 /// What a heatmap cell holds.

@@ -5,9 +5,11 @@
 //! Sources: RoFormer (Su et al. 2021, arXiv 2104.09864); Hugging Face transformers
 //! `modeling_rope_utils.py` and `apply_rotary_pos_emb`; Meta's Llama `apply_rotary_emb`.
 
+mod attention;
 mod clock;
 mod curves;
 mod decay;
+mod encodings;
 mod error;
 mod frequency;
 mod params;
@@ -16,14 +18,16 @@ mod rotate;
 mod scaling;
 mod sinusoidal;
 
+pub use attention::{order_report, shuffle, softmax, AttentionPass, OrderReport, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE, SHUFFLE};
 pub use clock::{wrap_angle, PlaneHands};
-pub use curves::{abel_factor, cosine_by_distance, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode};
+pub use curves::{abel_factor, absolute_bound, cosine_by_distance, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode};
 pub use decay::{decay_bound, decay_curve};
+pub use encodings::{add_encoding, apply_blocks, binary_code, norm, pe_rotation_error, pe_shift_blocks, Code, BITS, MAX_CODE_POSITION};
 pub use error::{RopeError, VectorName};
 pub use frequency::{default_inv_freq, turns_within, wavelength};
 pub use params::{check_vector, Position, RopeParams, DEFAULT_BASE, MAX_BASE, MAX_DIM, MAX_POSITION};
 pub use random::{seeded_vector, SplitMix64, Stream};
-pub use rotate::{dot, interleaved_to_half, plane_share, Layout, Rotary, Scores};
+pub use rotate::{dot, half_to_interleaved, interleaved_to_half, plane_share, Layout, Rotary, Scores};
 pub use scaling::{
     frequencies, Frequencies, ScalingMethod, ScalingParams, DEFAULT_BETA_FAST, DEFAULT_BETA_SLOW, DEFAULT_HIGH_FREQ_FACTOR,
     DEFAULT_LOW_FREQ_FACTOR, DEFAULT_ORIGINAL_CONTEXT, MIN_PLANE_FACTOR,

@@ -38,6 +38,14 @@ impl Layout {
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|l| l.as_str() == name)
     }
+
+    /// The other layout.
+    pub fn other(self) -> Self {
+        match self {
+            Layout::Interleaved => Layout::Half,
+            Layout::Half => Layout::Interleaved,
+        }
+    }
 }
 
 /// A rotation ready to apply: the layout, the head dimension and the frequencies in effect.
@@ -59,6 +67,28 @@ impl Rotary {
 
     pub fn layout(&self) -> Layout {
         self.layout
+    }
+
+    /// The same frequencies, pairing dimensions as `layout` does.
+    pub fn with_layout(&self, layout: Layout) -> Self {
+        Self { layout, ..self.clone() }
+    }
+
+    /// `x` with each plane's pair moved from where this rotation keeps it to where `other`
+    /// does: the fixed permutation of dimensions that turns one layout's weights into the
+    /// other's (what Hugging Face's Llama conversion applies to W_q and W_k).
+    pub fn permute_into(&self, x: &[f64], other: &Rotary) -> Vec<f64> {
+        let mut out = x.to_vec();
+        for plane in 0..self.planes().min(other.planes()) {
+            let ((a, b), (c, d)) = (self.plane_dims(plane), other.plane_dims(plane));
+            if let (Some(&xa), Some(&xb)) = (x.get(a), x.get(b)) {
+                if c < out.len() && d < out.len() {
+                    out[c] = xa;
+                    out[d] = xb;
+                }
+            }
+        }
+        out
     }
 
     /// The head dimension d.
@@ -171,6 +201,20 @@ pub fn interleaved_to_half(x: &[f64]) -> Vec<f64> {
     for i in 0..half {
         out[i] = x[2 * i];
         out[i + half] = x[2 * i + 1];
+    }
+    out
+}
+
+/// The inverse of [`interleaved_to_half`]: dimension i goes to 2i and i + d/2 to 2i+1.
+pub fn half_to_interleaved(x: &[f64]) -> Vec<f64> {
+    if x.len() % 2 != 0 {
+        return x.to_vec();
+    }
+    let half = x.len() / 2;
+    let mut out = vec![0.0; x.len()];
+    for i in 0..half {
+        out[2 * i] = x[i];
+        out[2 * i + 1] = x[i + half];
     }
     out
 }

@@ -178,7 +178,7 @@ test('embed=scores shows the widget alone and tells the host its height', async 
 test('embed=decay shows the chart alone', async ({ page }) => {
   await page.goto('/?embed=decay&dim=128&r=100');
   await expect(page.getByTestId('decay-bound')).toHaveAttribute('data-value', /\d/);
-  await expect(page.locator('[data-widget="decay"] canvas')).toBeVisible();
+  await expect(page.locator('[data-widget="decay"] canvas').first()).toBeVisible();
   await expect(page.locator('[data-widget="scores"], h1')).toHaveCount(0);
   expect(close(await value(page, 'decay-bound'), 10.227329948505133, 1e-9)).toBe(true);
 });

@@ -12,9 +12,11 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // the slider and the canvas scheduler once instead of once per use (no generic closures in
 // their hot code) brought it back to 298 KB. Drawing the clock faces as one canvas pair per row
 // (so a step repaints only the rows in view: about 3.4 ms less per key press at d = 128) costs
-// 3 KB: 305 KB. Issue 9's goal is 200 KB: twiggy shows the rest spread over thousands of
-// monomorphised view closures.
-const BUDGET_GZIP_BYTES = 305 * 1024;
+// 3 KB: 305 KB. Issue 10's six story chapters cost 76 KB more (measured one chapter at a time:
+// order 15.5, counting 11.4, layouts 7.5 KB), the decay chart's absolute bound, the table of
+// contents and references the rest: 381 KB, budget 385 KB. Issue 9's goal is 200 KB: twiggy
+// shows the cost spread over thousands of monomorphised view closures (Leptos' typed views).
+const BUDGET_GZIP_BYTES = 385 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

@@ -2,13 +2,14 @@
 // it looks at desktop and phone widths in both themes.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, open, close, screenshotOf, m, n } from './fixtures.mjs';
+import { test, expect, value, open, close, screenshotOf, settledBox, m, n } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
 
 test('dragging q along the sentence moves m', async ({ page }) => {
   await open(page, '/?m=5&n=2');
+  await settledBox(page.locator('[data-widget="clocks"] .token-strip'));
   const from = await page.locator('button[data-token="5"]').boundingBox();
   const to = await page.locator('button[data-token="8"]').boundingBox();
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
@@ -96,6 +97,7 @@ test('with reduced motion, play steps without tweening', async ({ page }) => {
 
 test('clicking a clock face selects its plane', async ({ page }) => {
   await open(page, '/?dim=16');
+  await settledBox(page.locator('.clock-layers'));
   // Each row of faces is a canvas pair; the hands layer lies over the dials and takes the clicks.
   const rows = page.locator('.clock-hands');
   const box = await rows.first().boundingBox();
@@ -135,6 +137,7 @@ test('embed=clocks shows the rotation lab alone', async ({ page }) => {
 
 test('a thousand dimensions draw as small multiples without errors', async ({ page }) => {
   await open(page, '/?dim=1024');
+  await settledBox(page.locator('.clock-layers'));
   // 512 faces in rows: the rows together are tall, and the first one is drawn.
   const height = await page.locator('.clock-layers').evaluate((c) => c.getBoundingClientRect().height);
   expect(height).toBeGreaterThan(200);

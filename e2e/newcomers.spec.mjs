@@ -52,6 +52,7 @@ test('a field says what is in effect beside it, marks itself invalid, and stops 
 
 test('switching sentences keeps both tokens on their words and the score, any number of times', async ({ page }) => {
   await open(page);
+  await page.locator('[data-widget="clocks"]').scrollIntoViewIfNeeded();
   const short = page.getByRole('button', { name: '“Dog attacks the Cat”' });
   const long = page.getByRole('button', { name: '“Once upon a time, a Dog attacks the Cat”' });
   // From the default page (q and k on the two "a"s of the prefix) dropping it cannot keep them.

@@ -9,7 +9,7 @@ use plotters_backend::{BackendColor, BackendCoord, BackendTextStyle, DrawingBack
 use std::cell::RefCell;
 use std::rc::Rc;
 use plotters::prelude::*;
-use rope_lab::charts::{draw_decay, ChartStyle, DecayChart};
+use rope_lab::charts::{draw_absolute, draw_decay, AbsoluteChart, ChartStyle, DecayChart};
 use rope_lab::rope::{decay_bound, decay_curve, Frequencies, RopeParams};
 
 /// Whatever `draw` draws on an SVG canvas of `size` pixels, as SVG text.
@@ -102,9 +102,10 @@ fn the_decay_chart_says_what_it_plots() {
     let area = TextRecorder(texts.clone()).into_drawing_area();
     draw_decay(&area, &roformer_figure(), &ChartStyle::LIGHT).unwrap();
     let texts = texts.borrow().clone();
-    assert!(texts.iter().any(|t| t == "RoFormer decay bound against relative distance"), "{texts:?}");
+    // RoFormer's figure 2 is the relative bound: it caps nothing by itself (issue 10).
+    assert!(texts.iter().any(|t| t == "RoFormer's relative upper bound against relative distance"), "{texts:?}");
     assert!(texts.iter().any(|t| t == "relative distance n − m (tokens)"), "{texts:?}");
-    assert!(texts.iter().any(|t| t == "bound"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "relative bound"), "{texts:?}");
     // Axis ticks are plain numbers; the y axis reaches past the peak f(0) = 32.5.
     let y_ticks: Vec<f64> = texts.iter().filter_map(|t| t.parse().ok()).collect();
     assert!(y_ticks.iter().any(|v| *v >= 30.0), "{texts:?}");
@@ -323,10 +324,40 @@ mod frequency_and_heatmap {
         // The legend beside the canvas says which curve is the bound and which are scores.
         let legend = chart.legend(&ChartStyle::LIGHT);
         let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
-        for expected in ["bound (left axis)", "q = k: mean of cos(rθᵢ) (right axis)", "this q and k (right axis)", "random zero-mean q, k: expected 0 (right axis)", "bound, base 500000"] {
+        for expected in [
+            "relative bound (1/(d/2))·Σⱼ|Sⱼ| (left axis)",
+            "mean of cos(rθᵢ): q = k with equal-length pairs (right axis)",
+            "this q and k (right axis)",
+            "random zero-mean q, k: expected 0 (right axis)",
+            "relative bound, base 500000",
+        ] {
             assert!(labels.contains(&expected), "{expected} missing from {labels:?}");
         }
         assert_eq!(legend[0].colour, ChartStyle::LIGHT.bound);
+    }
+
+    #[test]
+    fn the_absolute_bound_chart_is_log_scaled_and_draws_both_curves() {
+        let texts = Rc::new(RefCell::new(Vec::new()));
+        let area = TextRecorder(texts.clone()).into_drawing_area();
+        let distances: Vec<f64> = (0..=64).map(|i| i as f64 * 4.0).collect();
+        let chart = AbsoluteChart {
+            bound: distances.iter().map(|d| 1000.0 / (1.0 + d)).collect(),
+            score: distances.iter().map(|d| (d / 10.0).cos().abs()).collect(),
+            distances,
+            log_x: false,
+            cursor: Some(40.0),
+        };
+        draw_absolute(&area, &chart, &ChartStyle::LIGHT).unwrap();
+        let texts = texts.borrow().clone();
+        assert!(texts.iter().any(|t| t == "score units (log scale)"), "{texts:?}");
+        // Ticks are powers of ten from below |score| to above the bound's peak of 1000.
+        for expected in ["10⁰", "10³"] {
+            assert!(texts.iter().any(|t| t == expected), "{expected} missing from {texts:?}");
+        }
+        let svg = svg(|area| draw_absolute(area, &chart, &ChartStyle::LIGHT).unwrap());
+        assert!(svg.contains("#009E73"), "the bound is drawn in the bound's colour");
+        assert_eq!(AbsoluteChart::legend(&ChartStyle::LIGHT).len(), 2);
     }
 
     fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {

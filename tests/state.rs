@@ -197,3 +197,21 @@ fn notices_and_links_write_numbers_as_people_do() {
     assert!(clean("log=true").log);
     assert_eq!(clean("log=1").to_query(), "log=1");
 }
+
+#[test]
+fn the_story_chapters_parameters_follow_the_contract() {
+    use rope_lab::rope::PositionMode;
+    let s = clean("");
+    assert_eq!(s.positions, PositionMode::None);
+    let s = clean("positions=rope&p=65535&shift=0");
+    assert_eq!((s.positions, s.p, s.shift), (PositionMode::Rope, 65_535, 0));
+    assert_eq!(clean("positions=sinusoidal").positions, PositionMode::Sinusoidal);
+    assert_eq!(noticed("positions=absolute", "positions").positions, PositionMode::None);
+    assert_eq!(noticed("p=65536", "p").p, 65_535);
+    assert_eq!(noticed("p=-4", "p").p, 0);
+    assert_eq!(noticed("shift=1e9", "shift").shift, 65_535);
+    assert_eq!(noticed("shift=2.5", "shift").shift, LabState::default().shift);
+    // Written back only when not the default.
+    let s = clean("positions=rope&p=12");
+    assert!(s.to_query().contains("positions=rope") && s.to_query().contains("p=12") && !s.to_query().contains("shift"));
+}

@@ -295,3 +295,21 @@ fn the_wrong_layout_gives_a_different_score() {
     assert_eq!(this.permute_into(&q, &other), rope_lab::rope::interleaved_to_half(&q));
     assert_eq!(other.permute_into(&q, &this), rope_lab::rope::half_to_interleaved(&q));
 }
+
+#[test]
+fn rope_outputs_ignore_where_the_sentence_starts_unless_v_turns_too() {
+    let model = TinyAttention::default();
+    let gap = |a: &rope_lab::rope::AttentionPass, b: &rope_lab::rope::AttentionPass| {
+        a.outputs.iter().flatten().zip(b.outputs.iter().flatten()).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    };
+    let at_zero = model.run(&SENTENCE, PositionMode::Rope, 10_000.0);
+    for start in [1.0, 100.0, 5000.0] {
+        let moved = model.run_with(&SENTENCE, PositionMode::Rope, 10_000.0, start, false);
+        assert!(gap(&at_zero, &moved) < 1e-9, "start {start}: {}", gap(&at_zero, &moved));
+        let values_too = (model.run_with(&SENTENCE, PositionMode::Rope, 10_000.0, 0.0, true), model.run_with(&SENTENCE, PositionMode::Rope, 10_000.0, start, true));
+        assert!(gap(&values_too.0, &values_too.1) > 1e-3);
+        // Sinusoidal encodings added to x: the outputs change with the start too.
+        let added = (model.run(&SENTENCE, PositionMode::Sinusoidal, 10_000.0), model.run_with(&SENTENCE, PositionMode::Sinusoidal, 10_000.0, start, false));
+        assert!(gap(&added.0, &added.1) > 1e-3);
+    }
+}

@@ -230,9 +230,12 @@ mod clocks {
     async fn the_clocks_draw_one_face_per_plane_with_q_and_k_hands() {
         let (root, _lab, _handle) = mount_clocks("dim=8");
         settle().await;
-        settle().await;
         assert!(root.query_selector("[data-widget='clocks']").unwrap().is_some());
         let canvas: HtmlCanvasElement = root.query_selector(".clock-hands").unwrap().unwrap().unchecked_into();
+        // Canvases draw only in view (or within 15% of a screen of it), as a reader scrolls.
+        canvas.scroll_into_view();
+        settle().await;
+        settle().await;
         assert!(canvas.height() > 0);
         // Light theme: q's hands in (0, 114, 178), k's in (213, 94, 0).
         assert!(pixels_of(&canvas, (0, 114, 178)) > 40, "q's hands are missing");

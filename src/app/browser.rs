@@ -89,3 +89,12 @@ pub fn post_height_on_resize(root: NodeRef<leptos::html::Main>, widget: &'static
         let _ = parent.post_message(&message, "*");
     });
 }
+
+/// Scrolls to the element the URL's fragment names, if any (a chapter's deep link).
+pub fn scroll_to_hash() {
+    let hash = window().location().hash().unwrap_or_default();
+    let Some(id) = hash.strip_prefix('#').filter(|id| !id.is_empty()) else { return };
+    if let Some(element) = document().get_element_by_id(id) {
+        element.scroll_into_view();
+    }
+}

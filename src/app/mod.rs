@@ -32,6 +32,8 @@ pub fn App() -> impl IntoView {
     browser::sync_url_with(lab);
     shortcuts::use_page_shortcuts(lab);
 
+    // The chapters exist only once the app has rendered: a deep link (#decay) is followed then.
+    request_animation_frame(browser::scroll_to_hash);
     match embed {
         Some(widget) => view! { <Embed widget /> }.into_any(),
         None => view! { <Page /> }.into_any(),
@@ -54,20 +56,31 @@ fn Page() -> impl IntoView {
         <Notices />
         <main id="main" class="lab" tabindex="-1">
             <p class="intro">
-                "Rotary Positional Embeddings (RoPE) turn each pair of dimensions of a query q and a key k "
-                "by an angle proportional to the token's position: plane i turns by m·θᵢ at position m, "
-                "with θᵢ = base^(−2i/d). Drag the sliders: every number below is computed live, in your "
-                "browser, by the same Rust code the tests check against Hugging Face transformers and "
-                "Meta's Llama."
+                "Rotary Positional Embeddings (RoPE) tell attention where each token is by turning each pair of "
+                "dimensions of a query q and a key k by an angle proportional to the token's position: plane i "
+                "turns by m·θᵢ at position m, with θᵢ = b^(−2i/d) for a base b. The chapters below build it from "
+                "the ground up. Every figure is computed live, in your browser, by the same Rust code the tests "
+                "check against Hugging Face transformers and Meta's Llama, and every setting is in the address bar."
             </p>
+            <nav class="toc" aria-label="Chapters">
+                <h2 class="toc-title">"Chapters"</h2>
+                <ol>
+                    {registry::WIDGETS.iter().map(|widget| view! {
+                        <li><a href=format!("#{}", widget.id)>{widget.title}</a></li>
+                    }).collect_view()}
+                    <li><a href="#references">"References"</a></li>
+                </ol>
+            </nav>
             <div class="lab-grid">
-                <aside class="panel" aria-label="Parameters">
+                <aside class="panel" id="parameters" aria-label="Parameters">
                     <Controls />
                 </aside>
                 <div class="widgets">
                     {registry::WIDGETS.iter().map(|widget| (widget.view)()).collect_view()}
+                    <References />
                 </div>
             </div>
+            <ReachBar />
         </main>
         <footer class="site-footer">
             <p>
@@ -76,6 +89,56 @@ fn Page() -> impl IntoView {
                 "copy it to share exactly this view."
             </p>
         </footer>
+    }
+}
+
+/// The papers and posts the chapters follow, with links.
+#[component]
+fn References() -> impl IntoView {
+    const REFERENCES: [(&str, &str, &str); 8] = [
+        ("Su, Lu, Pan, Murtadha, Wen, Liu (2021). RoFormer: Enhanced Transformer with Rotary Position Embedding.", "https://arxiv.org/abs/2104.09864", "the rotation, its complex form, the decay bounds (section 3.4.3)"),
+        ("Vaswani et al. (2017). Attention Is All You Need.", "https://arxiv.org/abs/1706.03762", "sinusoidal encodings, added to x (section 3.5)"),
+        ("Fleetwood (2024). You could have designed state of the art positional encoding. Hugging Face blog.", "https://huggingface.co/blog/designing-positional-encoding", "the two dogs; integer, binary, sinusoidal; PE(p+k) = M_k PE(p)"),
+        ("Barbero, Vitvitskyi, Perivolaropoulos, Pascanu, Veličković (2024). Round and Round We Go! What makes Rotary Positional Encodings useful?", "https://arxiv.org/abs/2410.06205", "what decay does not explain; p-RoPE"),
+        ("Black et al. (2022). GPT-NeoX-20B.", "https://arxiv.org/abs/2204.06745", "the rotate_half layout"),
+        ("Hugging Face transformers, modeling_rope_utils.py and modeling_llama.py.", "https://github.com/huggingface/transformers", "rotate_half; the context-extension methods"),
+        ("Meta, Llama reference code, model.py.", "https://github.com/meta-llama/llama", "apply_rotary_emb with view_as_complex"),
+        ("EleutherAI (2021). Rotary Embeddings: A Relative Revolution.", "https://blog.eleuther.ai/rotary-embeddings/", "RoPE explained and benchmarked"),
+    ];
+    view! {
+        <section class="widget references" id="references" aria-labelledby="references-title">
+            <h2 id="references-title">"References"</h2>
+            <ol>
+                {REFERENCES.iter().map(|(text, url, what)| view! {
+                    <li><a href=*url rel="noopener">{*text}</a>" " <span class="muted">{format!("({what})")}</span></li>
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+/// On a phone the parameters panel is far above most chapters: a bar fixed at the bottom keeps
+/// m and n a tap away, and a link to all parameters.
+#[component]
+fn ReachBar() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let at = lab.select(|s| (s.m, s.n));
+    let step = move |query: bool, by: i64| {
+        let (m, n) = at.get_untracked();
+        lab.apply(if query { Change::M((m + by).max(0)) } else { Change::N((n + by).max(0)) });
+    };
+    view! {
+        <nav class="reach-bar" aria-label="Quick controls">
+            <span class="reach-group"><span class="q-text">"m "{move || at.get().0}</span>
+                <button type="button" aria-label="step m back" on:click=move |_| step(true, -1)>"−"</button>
+                <button type="button" aria-label="step m forward" on:click=move |_| step(true, 1)>"+"</button>
+            </span>
+            <span class="reach-group"><span class="k-text">"n "{move || at.get().1}</span>
+                <button type="button" aria-label="step n back" on:click=move |_| step(false, -1)>"−"</button>
+                <button type="button" aria-label="step n forward" on:click=move |_| step(false, 1)>"+"</button>
+            </span>
+            <a href="#parameters">"All parameters"</a>
+        </nav>
     }
 }
 

@@ -36,15 +36,15 @@ impl DecayChart {
     /// The legend of a chart comparing `bases`, with or without the cosine curves: known
     /// before the curves are computed, so a legend does not make a chart out of view compute.
     pub fn legend_for(bases: &[f64], score: bool, q_equals_k: bool, style: &ChartStyle) -> Vec<LegendEntry> {
-        let mut entries = vec![LegendEntry::new("bound (left axis)", style.bound, Mark::Line)];
+        let mut entries = vec![LegendEntry::new("relative bound (1/(d/2))·Σⱼ|Sⱼ| (left axis)", style.bound, Mark::Line)];
         for (base, colour) in bases.iter().zip(COMPARE) {
-            entries.push(LegendEntry::new(format!("bound, base {}", short_number(*base)), colour, Mark::Line));
+            entries.push(LegendEntry::new(format!("relative bound, base {}", short_number(*base)), colour, Mark::Line));
         }
         if score || q_equals_k {
             entries.push(LegendEntry::new("random zero-mean q, k: expected 0 (right axis)", style.grid, Mark::Line));
         }
         if q_equals_k {
-            entries.push(LegendEntry::new("q = k: mean of cos(rθᵢ) (right axis)", style.phasor, Mark::Line));
+            entries.push(LegendEntry::new("mean of cos(rθᵢ): q = k with equal-length pairs (right axis)", style.phasor, Mark::Line));
         }
         if score {
             entries.push(LegendEntry::new("this q and k (right axis)", style.text, Mark::Line));
@@ -89,7 +89,7 @@ pub fn draw_decay<DB: DrawingBackend>(
         .margin((10.0 * s) as u32)
         .x_label_area_size((38.0 * s) as u32)
         .y_label_area_size((46.0 * s) as u32)
-        .caption("RoFormer decay bound against relative distance", font(14.0));
+        .caption("RoFormer's relative upper bound against relative distance", font(14.0));
     if has_cosines {
         builder.right_y_label_area_size((52.0 * s) as u32);
     }
@@ -98,7 +98,7 @@ pub fn draw_decay<DB: DrawingBackend>(
         .set_secondary_coord(x_min..x_max, -1.05..1.05);
     ctx.configure_mesh()
         .x_desc(if chart.log_x { "relative distance n − m (tokens, log scale)" } else { "relative distance n − m (tokens)" })
-        .y_desc("bound")
+        .y_desc("relative bound")
         .x_labels(6)
         .y_labels(5)
         .x_label_formatter(&x_label)
@@ -149,6 +149,88 @@ pub fn draw_decay<DB: DrawingBackend>(
         let x = x_of(x).clamp(x_min, x_max);
         ctx.draw_series(LineSeries::new([(x, 0.0), (x, y_max)], style.cursor.stroke_width(width(1.0))))?;
         ctx.draw_series(std::iter::once(Circle::new((x, y), (4.0 * s) as i32, style.cursor.filled())))?;
+    }
+    area.present()
+}
+
+/// The absolute bound on |score| for the current q and k beside |score| itself, both in score
+/// units, on a log axis (the bound is loose: often ten times |score| or more).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AbsoluteChart {
+    pub distances: Vec<f64>,
+    /// (maxᵢ |hᵢ₊₁ − hᵢ|)·Σⱼ|Sⱼ| at each distance.
+    pub bound: Vec<f64>,
+    /// |q · R(r) k| at each distance.
+    pub score: Vec<f64>,
+    pub log_x: bool,
+    /// The distance `r` read out.
+    pub cursor: Option<f64>,
+}
+
+impl AbsoluteChart {
+    pub fn legend(style: &ChartStyle) -> Vec<LegendEntry> {
+        vec![
+            LegendEntry::new("absolute bound (maxᵢ|hᵢ₊₁ − hᵢ|)·Σⱼ|Sⱼ|", style.bound, Mark::Line),
+            LegendEntry::new("|score| of this q and k", style.text, Mark::Line),
+        ]
+    }
+}
+
+/// Draws `chart` on `area`: log y from well below the smallest |score| shown to above the bound.
+pub fn draw_absolute<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &AbsoluteChart,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&style.background)?;
+    let x_of = |d: f64| if chart.log_x { d.max(1.0).log10() } else { d };
+    let last = chart.distances.last().copied().filter(|x| x.is_finite() && *x > 0.0).unwrap_or(1.0);
+    let (x_min, x_max) = if chart.log_x { (0.0, x_of(last).max(0.5)) } else { (0.0, last) };
+    let finite_positive = |v: &&f64| v.is_finite() && **v > 0.0;
+    let top = chart.bound.iter().filter(finite_positive).copied().fold(0.0_f64, f64::max).max(1e-12) * 1.5;
+    let low = chart.score.iter().filter(finite_positive).copied().fold(f64::INFINITY, f64::min);
+    let bottom = if low.is_finite() { low.max(top * 1e-5) } else { top * 1e-3 } / 1.5;
+    let s = style.scale;
+    let font = |size: f64| style.font(size);
+    let width = |w: f64| ((w * s).round() as u32).max(1);
+    let log_x = chart.log_x;
+    let x_label = move |x: &f64| if log_x { short_number(10f64.powf(*x).round()) } else { short_number(*x) };
+    // The y axis plots log10 of the value (the same linear coordinates as every other chart,
+    // rather than a log coordinate type that would compile a second copy of plotters' axes).
+    let (y_min, y_max) = (bottom.log10(), top.log10());
+    let mut ctx = ChartBuilder::on(area)
+        .margin((10.0 * s) as u32)
+        .x_label_area_size((38.0 * s) as u32)
+        .y_label_area_size((52.0 * s) as u32)
+        .caption("The bound on |score| against |score|, this q and k", font(14.0))
+        .build_cartesian_2d(x_min..x_max, y_min..y_max)?;
+    ctx.configure_mesh()
+        .x_desc(if log_x { "relative distance n − m (tokens, log scale)" } else { "relative distance n − m (tokens)" })
+        .y_desc("score units (log scale)")
+        .x_labels(6)
+        .y_labels(5)
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&|y| super::format::log_tick(10f64.powf(*y)))
+        .label_style(font(11.0))
+        .axis_desc_style(font(12.0))
+        .light_line_style(style.grid.mix(0.5))
+        .bold_line_style(style.grid)
+        .axis_style(style.text.mix(0.6))
+        .draw()?;
+    let points = |curve: &[f64]| -> Vec<(f64, f64)> {
+        chart
+            .distances
+            .iter()
+            .zip(curve)
+            .filter(|(x, y)| x.is_finite() && y.is_finite() && (!log_x || **x >= 1.0))
+            .map(|(x, y)| (x_of(*x), y.clamp(bottom, top).log10()))
+            .collect()
+    };
+    ctx.draw_series(LineSeries::new(points(&chart.score), style.text.mix(0.85).stroke_width(width(1.2))))?;
+    ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?;
+    if let Some(x) = chart.cursor.filter(|x| x.is_finite()) {
+        let x = x_of(x).clamp(x_min, x_max);
+        ctx.draw_series(LineSeries::new([(x, y_min), (x, y_max)], style.cursor.stroke_width(width(1.0))))?;
     }
     area.present()
 }

@@ -13,7 +13,7 @@ pub mod palette;
 mod plane;
 
 pub use clocks::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, paint_clock_hands, ClockFace, ClockGrid};
-pub use decay::{draw_decay, DecayChart};
+pub use decay::{draw_absolute, draw_decay, AbsoluteChart, DecayChart};
 pub use frequencies::{draw_frequencies, FrequencyChart};
 pub use heatmap::{
     diverging, draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame, HeatmapLayout,

@@ -52,6 +52,8 @@ pub const PHASOR: Swatch = swatch("phasor", (204, 121, 167), (204, 121, 167));
 pub const PHASOR_TEXT: Swatch = swatch("phasor-text", (160, 69, 122), (204, 121, 167));
 /// The decay bound (Okabe-Ito bluish green: not q's blue).
 pub const BOUND: Swatch = swatch("bound", (0, 158, 115), (0, 158, 115));
+/// The bound's green as text: 4.5:1 on white needs a darker shade.
+pub const BOUND_TEXT: Swatch = swatch("bound-text", (0, 120, 87), (0, 158, 115));
 /// Other bases' bounds overlaid on the decay chart.
 pub const COMPARE: [Swatch; 3] = [
     swatch("compare-1", (0, 90, 66), (0, 90, 66)),
@@ -67,8 +69,8 @@ pub const NOTICE_BORDER: Swatch = swatch("notice-border", (201, 138, 0), (201, 1
 pub const ERROR: Swatch = swatch("error", (179, 38, 30), (242, 184, 181));
 
 /// Every swatch, in the order the style sheet lists them.
-pub const ALL: [Swatch; 23] = [
-    BG, SURFACE, TEXT, MUTED, BORDER, GRID, ACCENT, FOCUS, Q, K, K_TEXT, PHASOR, PHASOR_TEXT, BOUND, COMPARE[0],
+pub const ALL: [Swatch; 24] = [
+    BG, SURFACE, TEXT, MUTED, BORDER, GRID, ACCENT, FOCUS, Q, K, K_TEXT, PHASOR, PHASOR_TEXT, BOUND, BOUND_TEXT, COMPARE[0],
     COMPARE[1], COMPARE[2], MARKER_Q, MARKER_K, ON_MARKER, NOTICE_BG, NOTICE_BORDER, ERROR,
 ];
 

@@ -117,26 +117,38 @@ impl TinyAttention {
     /// Runs the attention over `words` at positions 0, 1, 2, …, with positions entering as
     /// `mode` says, at frequencies θᵢ = base^(−2i/d) (d = [`MODEL_DIM`]).
     pub fn run(&self, words: &[&str], mode: PositionMode, base: f64) -> AttentionPass {
+        self.run_with(words, mode, base, 0.0, false)
+    }
+
+    /// [`TinyAttention::run`] with the tokens at `start`, `start` + 1, …, and, if
+    /// `rotate_values`, v rotated by its position too (which RoPE never does: the outputs would
+    /// then turn with the absolute position of the tokens).
+    pub fn run_with(&self, words: &[&str], mode: PositionMode, base: f64, start: f64, rotate_values: bool) -> AttentionPass {
         let theta = default_inv_freq(base.max(1.0 + f64::EPSILON).ln(), MODEL_DIM, MODEL_DIM / 2);
         let times = |w: &[Vec<f64>], x: &[f64]| -> Vec<f64> { w.iter().map(|row| dot(row, x)).collect() };
         let (mut q, mut k, mut v) = (Vec::new(), Vec::new(), Vec::new());
-        for (position, word) in words.iter().enumerate() {
+        for (index, word) in words.iter().enumerate() {
+            let position = start + index as f64;
             let mut x = self.embedding(word);
             if mode == PositionMode::Sinusoidal {
                 for (i, t) in theta.iter().enumerate() {
-                    let (sin, cos) = (position as f64 * t).sin_cos();
+                    let (sin, cos) = (position * t).sin_cos();
                     x[2 * i] += sin;
                     x[2 * i + 1] += cos;
                 }
             }
             let (mut qi, mut ki) = (times(&self.w_q, &x), times(&self.w_k, &x));
             if mode == PositionMode::Rope {
-                rotate_pairs(&mut qi, &theta, position as f64);
-                rotate_pairs(&mut ki, &theta, position as f64);
+                rotate_pairs(&mut qi, &theta, position);
+                rotate_pairs(&mut ki, &theta, position);
+            }
+            let mut vi = times(&self.w_v, &x);
+            if rotate_values {
+                rotate_pairs(&mut vi, &theta, position);
             }
             q.push(qi);
             k.push(ki);
-            v.push(times(&self.w_v, &x));
+            v.push(vi);
         }
         let scale = 1.0 / (MODEL_DIM as f64).sqrt();
         let weights: Vec<Vec<f64>> =

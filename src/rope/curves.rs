@@ -82,7 +82,8 @@ pub enum HeatmapMode {
 }
 
 impl HeatmapMode {
-    pub const ALL: [HeatmapMode; 3] = [HeatmapMode::Rotated, HeatmapMode::Unrotated, HeatmapMode::Sinusoidal];
+    /// In the order of the story: no position, sinusoids added, RoPE.
+    pub const ALL: [HeatmapMode; 3] = [HeatmapMode::Unrotated, HeatmapMode::Sinusoidal, HeatmapMode::Rotated];
 
     /// The name used in the URL (`heatmap=`).
     pub fn as_str(self) -> &'static str {

@@ -4,7 +4,7 @@
 use super::format::fmt_number;
 use super::notes::Notes;
 use super::{LabState, Theme, MAX_COMPARE, MAX_COMPONENT, MAX_RANGE, MIN_RANGE};
-use crate::rope::{HeatmapMode, Layout, ScalingMethod, MAX_BASE, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR};
+use crate::rope::{HeatmapMode, Layout, PositionMode, MAX_CODE_POSITION, ScalingMethod, MAX_BASE, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR};
 
 /// One change to one parameter. Integers are `i64` so that a negative value can be clamped
 /// with a notice rather than wrap; `None` unsets an optional parameter.
@@ -37,6 +37,9 @@ pub enum Change {
     Log(bool),
     Compare(Option<Vec<f64>>),
     Heatmap(HeatmapMode),
+    Positions(PositionMode),
+    P(i64),
+    Shift(i64),
     Embed(Option<String>),
     Theme(Option<Theme>),
 }
@@ -123,6 +126,9 @@ impl LabState {
                 })
             }
             Change::Heatmap(mode) => self.heatmap = mode,
+            Change::Positions(mode) => self.positions = mode,
+            Change::P(v) => self.p = notes.clamp_i64("p", v, 0, MAX_CODE_POSITION as i64) as u32,
+            Change::Shift(v) => self.shift = notes.clamp_i64("shift", v, 0, MAX_CODE_POSITION as i64) as u32,
             Change::Embed(id) => self.embed = id,
             Change::Theme(theme) => self.theme = theme,
         }

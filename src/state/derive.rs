@@ -1,7 +1,7 @@
 //! Everything computed from a [`LabState`], once per change, shared by every widget.
 
 use super::LabState;
-use crate::rope::{decay_bound, frequencies, Frequencies, Position, RopeError, RopeParams, Rotary, Scores};
+use crate::rope::{absolute_bound, decay_bound, frequencies, Frequencies, Position, RopeError, RopeParams, Rotary, Scores};
 
 /// q, k and the rotation in effect: what every drawing of scores needs. Unchanged when only
 /// m, n or r move, so drawings that depend on it alone do not redraw then.
@@ -21,6 +21,8 @@ pub struct Derived {
     pub scores: Scores,
     /// The RoFormer bound at relative distance `r`, for the frequencies in effect.
     pub decay_bound_at_r: f64,
+    /// RoFormer's bound on |score| at n − m = `r` for the current q and k (section 3.4.3).
+    pub absolute_bound_at_r: f64,
 }
 
 impl Derived {
@@ -33,12 +35,14 @@ impl Derived {
         let (q, k) = (state.query_vector(), state.key_vector());
         let scores = rotary.scores(&q, &k, Position::new(state.m)?, Position::new(state.n)?)?;
         let decay_bound_at_r = decay_bound(&frequencies.inv_freq, Position::new(state.r)?.get() as f64);
+        let absolute_bound_at_r = absolute_bound(&rotary, &q, &k, state.r as f64);
         Ok(Self {
             params,
             frequencies,
             vectors: Vectors { q, k, rotary },
             scores,
             decay_bound_at_r,
+            absolute_bound_at_r,
         })
     }
 }

@@ -21,13 +21,17 @@ pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers};
 pub use notes::{Notice, Notes, Reader};
 pub use param::Param;
 
-use crate::rope::{seeded_vector, HeatmapMode, Layout, ScalingMethod, ScalingParams, Stream, DEFAULT_BASE};
+use crate::rope::{seeded_vector, HeatmapMode, Layout, PositionMode, ScalingMethod, ScalingParams, Stream, DEFAULT_BASE};
 use query::{encode, parse_pairs};
 
 pub const DEFAULT_DIM: usize = 64;
 pub const DEFAULT_M: i64 = 5;
 pub const DEFAULT_N: i64 = 2;
 pub const DEFAULT_SEED: u64 = 1;
+/// The counting chapters' position p and shift k (`p=`, `shift=`): p = 5 as the default m,
+/// and a shift of 3 turns plane 0 by a visible 3 radians.
+pub const DEFAULT_P: u32 = 5;
+pub const DEFAULT_SHIFT: u32 = 3;
 /// The decay chart's default span in tokens (RoFormer's figure 2), its smallest and its largest.
 pub const DEFAULT_RANGE: u64 = 256;
 pub const MIN_RANGE: u64 = 16;
@@ -93,6 +97,12 @@ pub struct LabState {
     pub compare: Option<Vec<f64>>,
     /// What the heatmap shows (`heatmap=rotated|unrotated|sinusoidal`).
     pub heatmap: HeatmapMode,
+    /// What the "order" chapter's tiny attention adds (`positions=none|sinusoidal|rope`).
+    pub positions: PositionMode,
+    /// The position of the "counting" and "pe-rotation" chapters (`p=`, 0..=65535).
+    pub p: u32,
+    /// The offset k of the "pe-rotation" chapter (`shift=`, 0..=65535).
+    pub shift: u32,
     /// The widget shown alone (`embed=`); checked against the app's registry by [`LabState::check_embed`].
     pub embed: Option<String>,
     pub theme: Option<Theme>,
@@ -130,6 +140,9 @@ impl Default for LabState {
             log: false,
             compare: None,
             heatmap: HeatmapMode::default(),
+            positions: PositionMode::default(),
+            p: DEFAULT_P,
+            shift: DEFAULT_SHIFT,
             embed: None,
             theme: None,
         }

@@ -7,7 +7,7 @@ use super::change::Change;
 use super::format::{fmt_number, fmt_numbers};
 use super::notes::Reader;
 use super::{LabState, Theme};
-use crate::rope::{HeatmapMode, Layout, ScalingMethod};
+use crate::rope::{HeatmapMode, Layout, PositionMode, ScalingMethod};
 
 /// One URL parameter.
 pub struct Param {
@@ -112,6 +112,13 @@ pub static HEATMAP: Param = Param {
     parse: |r| r.choice(HeatmapMode::parse, "rotated, unrotated or sinusoidal").map(Change::Heatmap),
     text: |s| s.heatmap.as_str().to_string(),
 };
+pub static POSITIONS: Param = Param {
+    name: "positions",
+    parse: |r| r.choice(PositionMode::parse, "none, sinusoidal or rope").map(Change::Positions),
+    text: |s| s.positions.as_str().to_string(),
+};
+pub static P: Param = Param { name: "p", parse: |r| r.integer().map(Change::P), text: |s| s.p.to_string() };
+pub static SHIFT: Param = Param { name: "shift", parse: |r| r.integer().map(Change::Shift), text: |s| s.shift.to_string() };
 /// Any well-formed id; the app checks it against its widget registry ([`LabState::check_embed`]).
 pub static EMBED: Param = Param {
     name: "embed",
@@ -128,10 +135,10 @@ pub static THEME: Param = Param {
 };
 
 /// Every parameter, in the order the URL writes them.
-pub static ALL: [&Param; 29] = [
+pub static ALL: [&Param; 32] = [
     &BASE, &DIM, &M, &N, &LAYOUT, &Q, &K, &SEED, &SCALING, &FACTOR, &ORIG, &SEQ, &BETA_FAST, &BETA_SLOW, &MSCALE,
     &MSCALE_ALL_DIM, &LOW_FREQ, &HIGH_FREQ, &SHORT_FACTOR, &LONG_FACTOR, &PARTIAL, &R, &PLANE, &RANGE, &LOG, &COMPARE,
-    &HEATMAP, &EMBED, &THEME,
+    &HEATMAP, &POSITIONS, &P, &SHIFT, &EMBED, &THEME,
 ];
 
 /// The parameter called `name` in the URL.

@@ -23,7 +23,7 @@ pub fn WidgetCard(
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
     view! {
-        <section class=format!("widget {class}") data-widget=id aria-labelledby=labelled_by>
+        <section class=format!("widget {class}") id=id data-widget=id aria-labelledby=labelled_by>
             <h2 id=heading>{title}</h2>
             {explain.map(|text| view! { <p class="explain">{text}</p> })}
             {children()}

@@ -38,7 +38,7 @@ pub fn Controls() -> impl IntoView {
     view! {
         <form class="controls" aria-label="RoPE parameters" on:submit=|ev| ev.prevent_default()>
             <div class="control">
-                <label for="base-slider">"base θ " <span class="unit">"(log scale)"</span></label>
+                <label for="base-slider">"base b " <span class="unit">"(rope_theta, log scale)"</span></label>
                 <div class="control-row">
                     <Slider id="base-slider".to_string() step="0.01"
                         min=BASE_SLIDER_MIN.to_string() max=MAX_BASE.log10().to_string()
@@ -114,7 +114,7 @@ pub fn Controls() -> impl IntoView {
 
 /// A position slider (m or n) with an exact number field beside it.
 #[component]
-fn PositionControl(
+pub fn PositionControl(
     lab: Lab,
     /// The parameter: the field parses its text, the slider's id is `<name>-slider`.
     param: &'static Param,
@@ -123,8 +123,11 @@ fn PositionControl(
     change: fn(i64) -> Change,
     value: Memo<i64>,
     #[prop(into)] max: Signal<i64>,
+    /// The slider's id when `<name>-slider` is taken (a second control of the same parameter).
+    #[prop(optional)]
+    id: Option<&'static str>,
 ) -> impl IntoView {
-    let id = format!("{}-slider", param.name);
+    let id = id.map_or_else(|| format!("{}-slider", param.name), str::to_string);
     let label_for = id.clone();
     let exact = format!("{}, exact", param.name);
     view! {

@@ -11,8 +11,8 @@ use super::legend::ChartLegend;
 use super::readout::Readout;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
-use crate::charts::{draw_decay, DecayChart};
-use crate::rope::{cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, Frequencies, RopeParams};
+use crate::charts::{draw_absolute, draw_decay, AbsoluteChart, DecayChart};
+use crate::rope::{abel_factor, cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, norm, Frequencies, RopeParams};
 use crate::state::{fmt_list, param, Change};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -81,6 +81,35 @@ pub fn DecayWidget() -> impl IntoView {
         });
         DecayChart { distances, bound, compare, score, q_equals_k, cursor: None, log_x: log }
     });
+    // The absolute bound and |score| in score units: the relative curve times
+    // (d/2)·maxᵢ|hᵢ₊₁ − hᵢ|, the cosine curve times |q||k|.
+    let absolute = Memo::new(move |_| {
+        chart.with(|c| {
+            vectors.with(|v| {
+                let v = v.as_ref()?;
+                let factor = abel_factor(&v.rotary, &v.q, &v.k) * v.rotary.planes() as f64;
+                let norms = norm(&v.q) * norm(&v.k);
+                Some(AbsoluteChart {
+                    distances: c.distances.clone(),
+                    bound: c.bound.iter().map(|b| b * factor).collect(),
+                    score: c.score.iter().map(|s| (s * norms).abs()).collect(),
+                    log_x: c.log_x,
+                    cursor: None,
+                })
+            })
+        })
+    });
+    let absolute_canvas = NodeRef::<Canvas>::new();
+    use_canvas_chart(
+        absolute_canvas,
+        move || (absolute.get().map(|mut chart| { chart.cursor = Some(r.get() as f64); chart }), style.get()),
+        |area, (chart, style), ratio| {
+            if let Some(chart) = chart {
+                let _ = draw_absolute(area, chart, &style.with_scale(ratio));
+            }
+        },
+    );
+    let absolute_at_r = lab.select_derived(|d| d.absolute_bound_at_r);
     let at_r = Memo::new(move |_| {
         let r = r.get() as f64;
         vectors.with(|v| {
@@ -174,7 +203,7 @@ pub fn DecayWidget() -> impl IntoView {
                 <FieldMessage status=compare_status />
             </div>
             <canvas class="chart decay-chart" node_ref=canvas role="img"
-                aria-label="Line chart: the RoFormer decay bound against relative distance (left axis), and on the right axis the cosine score of this q and k, of q = k, and of random q and k, with a marker at r"></canvas>
+                aria-label="Line chart: RoFormer's relative upper bound against relative distance (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k, with a marker at r"></canvas>
             <ChartLegend entries=Memo::new(move |_| {
                 let cosines = vectors.with(Option::is_some);
                 compare.with(|bases| DecayChart::legend_for(bases, cosines, cosines, &style.get()))
@@ -187,20 +216,42 @@ pub fn DecayWidget() -> impl IntoView {
                     on_value=move |r: f64| lab.apply(Change::R(r as i64)) />
             </div>
             <div class="readouts">
-                <Readout testid="decay-bound" label="bound at distance r" value=bound_at_r />
+                <Readout testid="decay-bound" label="relative bound at r" value=bound_at_r />
                 <Readout testid="decay-score" label="this q and k at r, ÷ |q||k|"
                     value=Signal::derive(move || at_r.get().map(|(score, _)| score)) />
-                <Readout testid="decay-q-equals-k" label="q = k at r, mean cos(rθᵢ)"
+                <Readout testid="decay-q-equals-k" label="mean cos(rθᵢ) at r (q = k, equal-length pairs)"
                     value=Signal::derive(move || at_r.get().map(|(_, mean_cos)| mean_cos)) />
             </div>
             <ExportButtons canvas name="decay" csv />
             <p class="explain">
-                "The bound (1/(d/2))·Σⱼ|Sⱼ|, where Sⱼ adds the unit phasors e^(i·r·θₖ) of the first j planes, "
-                "caps |q_m · k_n| at distance r for the worst q and k: it starts at (d/2 + 1)/2 and falls. "
-                "It is a ceiling, not a prediction. The score of a given q and k need not decay; for random "
-                "zero-mean q and k its expectation is 0 at every distance. Barbero et al. (2024, \"Round and "
-                "round we go!\") show that decay is not why RoPE works: models use the fast planes to build "
-                "positional attention heads and the slow, nearly still planes to carry meaning."
+                "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "
+                "Sⱼ = Σ_(k<j) e^(i·r·θₖ) adds the unit phasors of the first j planes. By itself it bounds nothing. "
+                "It equals (d/2 + 1)/2 at r = 0 and falls, but not smoothly: it ripples (at d = 128, about 4.5 at "
+                "r = 1,000 and 7.6 at r = 5,000). The pink curve, the mean of cos(rθᵢ), is the score of q = k only "
+                "when every pair of q has the same length."
+            </p>
+            <h3>"The bound on the score itself"</h3>
+            <p class="explain">
+                "RoFormer's bound on |q_m · k_n| multiplies Σⱼ|Sⱼ| by maxᵢ |hᵢ₊₁ − hᵢ|, where hᵢ = q̃ᵢ·k̃ᵢ* is plane "
+                "i's product of this q and k (pairs in the current layout) and h_(d/2) = 0. It holds for every q "
+                "and k, and it is loose: here it sits far above |score|."
+            </p>
+            <canvas class="chart decay-chart" node_ref=absolute_canvas role="img"
+                aria-label=move || format!(
+                    "Line chart, log scale: RoFormer's absolute bound on |score| for this q and k, and |score|, against relative distance. At r = {}: bound {}, |score| {}",
+                    r.get(), absolute_at_r.get().map_or_else(|| "—".to_string(), short_number),
+                    at_r.get().map_or_else(|| "—".to_string(), |(s, _)| short_number((s * vectors.with(|v| v.as_ref().map_or(0.0, |v| norm(&v.q) * norm(&v.k)))).abs()))
+                )></canvas>
+            <ChartLegend entries=Memo::new(move |_| AbsoluteChart::legend(&style.get())) />
+            <div class="readouts">
+                <Readout testid="decay-absolute-bound" label="absolute bound on |score| at r" value=absolute_at_r />
+            </div>
+            <p class="explain">
+                "A ceiling, not a prediction: the score of a given q and k need not decay, and for random zero-mean "
+                "q and k its expectation is 0 at every distance. Barbero et al. (2024, “Round and round we go! What "
+                "makes Rotary Positional Encodings useful?”) find that decay is not why RoPE works: trained models "
+                "use the fast planes to build positional attention patterns and the slow, nearly still planes to "
+                "carry meaning."
             </p>
         </WidgetCard>
     }

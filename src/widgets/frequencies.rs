@@ -111,9 +111,11 @@ pub fn FrequenciesWidget() -> impl IntoView {
     };
 
     view! {
-        <WidgetCard id="frequencies" explain="Plane i turns by θᵢ = base^(−2i/d) radians per token, once every 2π/θᵢ tokens. Plane 0 \
-            turns once every 2π ≈ 6.3 tokens; the last plane takes almost 2π·base tokens. Planes \
-            whose wavelength exceeds the context never complete a turn inside it.">
+        <WidgetCard id="frequencies" explain="Plane i turns by θᵢ = b^(−2i/d) radians per token, once every 2π/θᵢ = 2π·b^(2i/d) tokens (its \
+            wavelength). Plane 0 turns once every 2π ≈ 6.3 tokens; the last plane, i = d/2 − 1, once every \
+            2π·b^(1−2/d) tokens: 75% of 2π·b at d = 64, only 10% at d = 8. Context-extension methods (PI, NTK, \
+            YaRN, Llama 3) lengthen wavelengths beyond that. Planes whose wavelength exceeds the context never \
+            complete a turn inside it.">
             <div class="control context-control">
                 <label for="context-slider">"context length (tokens) " <span class="unit">"(orig, log scale)"</span></label>
                 <div class="control-row">

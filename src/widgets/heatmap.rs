@@ -218,8 +218,7 @@ pub fn HeatmapWidget() -> impl IntoView {
 
     view! {
         <WidgetCard id="heatmap" explain="Each cell is the score of q at position m (row) and k at position n (column), in a \
-            256 × 256 window around the current m and n. With RoPE, every diagonal (fixed n − m) \
-            is one colour: the score depends only on the distance.">
+            256 × 256 window around the current m and n. Compare the three ways, in order.">
             <div class="chart-controls" role="radiogroup" aria-label="heatmap shows">
                 {HeatmapMode::ALL
                     .into_iter()
@@ -232,6 +231,11 @@ pub fn HeatmapWidget() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
+            <p class="explain heatmap-mode-note">{move || match mode.get() {
+                HeatmapMode::Unrotated => "No position: q·k is the same number in every cell. Attention cannot tell near from far.",
+                HeatmapMode::Sinusoidal => "Sinusoids added: (q + PE(m))·(k + PE(n)). Its PE(m)·PE(n) term depends on n − m alone, but q·PE(n) and PE(m)·k depend on m and n separately: blurred, uneven stripes.",
+                HeatmapMode::Rotated => "RoPE: every diagonal (fixed n − m) is one colour. The score depends only on the distance.",
+            }}</p>
             <div class="heatmap-layers">
             <canvas
                 class="heatmap-canvas"

@@ -2,18 +2,26 @@
 //! when mounted alone), calls the core through the derived values, and draws with `charts/`.
 //! [`registry`] lists every widget once: the full page, embed mode and the tests iterate it.
 
+pub mod add_or_rotate;
 pub mod animation;
 pub mod canvas;
 pub mod card;
 pub mod clock_faces;
 pub mod clocks;
+pub mod complex;
 pub mod controls;
+pub mod counting;
 pub mod decay;
 pub mod export;
 pub mod field;
 pub mod frequencies;
 pub mod heatmap;
+pub mod layouts;
 pub mod legend;
+pub mod math;
+pub mod order;
+pub mod pe_rotation;
+pub mod pixels;
 pub mod plane_detail;
 pub mod readout;
 pub mod registry;
@@ -29,7 +37,8 @@ use crate::state::{Change, Derived, LabState, Notice, Param, Vectors};
 use leptos::prelude::*;
 
 /// The parameters that have a field on the page: corrections of them are said next to it.
-pub const FIELD_PARAMS: [&str; 12] = ["base", "dim", "m", "n", "factor", "orig", "r", "seed", "plane", "q", "k", "compare"];
+pub const FIELD_PARAMS: [&str; 14] =
+    ["base", "dim", "m", "n", "factor", "orig", "r", "seed", "plane", "q", "k", "compare", "p", "shift"];
 
 /// The state every widget shares: parameters, the values derived from them (computed once per
 /// change, in one memo), and the notices about corrected input.

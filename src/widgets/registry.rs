@@ -2,7 +2,13 @@
 //! title, and how to show it. The full page shows them in this order, embed mode looks the id
 //! up here, and the tests iterate this list, so a new widget is one entry.
 
+use super::add_or_rotate::AddOrRotateWidget;
 use super::clocks::ClocksWidget;
+use super::complex::ComplexWidget;
+use super::counting::CountingWidget;
+use super::layouts::LayoutsWidget;
+use super::order::OrderWidget;
+use super::pe_rotation::PeRotationWidget;
 use super::decay::DecayWidget;
 use super::frequencies::FrequenciesWidget;
 use super::heatmap::HeatmapWidget;
@@ -19,20 +25,32 @@ pub struct Widget {
     pub view: fn() -> AnyView,
 }
 
-/// The widgets in the order the full page shows them.
-pub static WIDGETS: [Widget; 5] = [
+/// The widgets in the order the full page shows them: the chapters of the story, from why
+/// attention needs positions to RoPE's layouts. Context extension and its variants go between
+/// "layouts" and "scores".
+pub static WIDGETS: [Widget; 11] = [
+    Widget { id: "order", title: "Attention cannot see order", view: || view! { <OrderWidget /> }.into_any() },
+    Widget { id: "counting", title: "Counting positions", view: || view! { <CountingWidget /> }.into_any() },
+    Widget { id: "pe-rotation", title: "Sinusoids hide a rotation", view: || view! { <PeRotationWidget /> }.into_any() },
+    Widget { id: "add-or-rotate", title: "Add or rotate?", view: || view! { <AddOrRotateWidget /> }.into_any() },
+    Widget {
+        id: "heatmap",
+        title: "The score for every pair of positions: none, added, rotated",
+        view: || view! { <HeatmapWidget /> }.into_any(),
+    },
     Widget {
         id: "clocks",
         title: "The rotation lab: every plane of q and k is a clock",
         view: || view! { <ClocksWidget /> }.into_any(),
     },
+    Widget { id: "complex", title: "The same in complex numbers, step by step", view: || view! { <ComplexWidget /> }.into_any() },
     Widget { id: "frequencies", title: "Frequencies and wavelengths", view: || view! { <FrequenciesWidget /> }.into_any() },
     Widget {
         id: "decay",
-        title: "Long-term decay: the RoFormer bound, and what scores do",
+        title: "Long-term decay: RoFormer's bounds, and what scores do",
         view: || view! { <DecayWidget /> }.into_any(),
     },
-    Widget { id: "heatmap", title: "The score for every pair of positions", view: || view! { <HeatmapWidget /> }.into_any() },
+    Widget { id: "layouts", title: "Two pairings, one idea: interleaved and rotate_half", view: || view! { <LayoutsWidget /> }.into_any() },
     Widget { id: "scores", title: "Scores: q at position m, k at position n", view: || view! { <ScoresWidget /> }.into_any() },
 ];
 

@@ -51,7 +51,7 @@ pub fn ScoresWidget() -> impl IntoView {
             <div class="readouts">
                 <Readout testid="attention-factor" label="attention factor"
                     value=lab.select_derived(|d| d.frequencies.attention_factor)
-                    hint="multiplies cos and sin; not folded into the scores" />
+                    hint="multiplies cos and sin of both q and k, so the logit by its square; not folded into the scores shown" />
             </div>
             {move || lab.derived.with(|d| d.as_ref().err().map(|e| view! {
                 <p class="error" role="alert">{format!("These parameters cannot be computed: {e}")}</p>

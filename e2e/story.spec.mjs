@@ -1,0 +1,177 @@
+// The story's chapters (issue 10), walked in order as a reader does: each chapter's control is
+// moved and its readable values are checked against the formulas of the papers, computed here
+// independently of the app. Screenshots of every chapter at 1280 and 390 px, light and dark.
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { test, expect, value, list, open, close, screenshotOf } from './fixtures.mjs';
+
+const require = createRequire(import.meta.url);
+const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+mkdirSync(screenshots, { recursive: true });
+
+const CHAPTERS = ['order', 'counting', 'pe-rotation', 'add-or-rotate', 'heatmap', 'clocks', 'complex', 'frequencies', 'decay', 'layouts'];
+const chapter = (page, id) => page.locator(`[data-widget="${id}"]`);
+/** PE(p) of "Attention Is All You Need": sin and cos of p·base^(−2i/d). */
+const pe = (p, dim, base = 10000) =>
+  Array.from({ length: dim }, (_, j) => {
+    const angle = p * base ** (-(2 * Math.floor(j / 2)) / dim);
+    return j % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
+  });
+
+test('the chapters come in the story order, with a table of contents that deep-links', async ({ page }) => {
+  await open(page, '/?m=9&n=4');
+  const ids = await page.locator('[data-widget]').evaluateAll((els) => els.map((e) => e.dataset.widget));
+  expect(ids.filter((id) => CHAPTERS.includes(id))).toEqual(CHAPTERS);
+  const toc = page.getByRole('navigation', { name: 'Chapters' });
+  await toc.getByRole('link', { name: 'Two pairings, one idea' }).click();
+  await expect(page).toHaveURL(/\?m=9&n=4#layouts$/);
+  await expect(chapter(page, 'layouts')).toBeInViewport();
+  // A deep link opens at its chapter, with its state.
+  await page.goto('/?m=7#decay');
+  await expect(page.getByTestId('score')).toHaveAttribute('data-value', /\d/);
+  await expect(chapter(page, 'decay')).toBeInViewport();
+  expect(await page.locator('#m-slider').inputValue()).toBe('7');
+});
+
+test('1. order: the two dogs are identical without positions, different with them', async ({ page }) => {
+  await open(page);
+  const order = chapter(page, 'order');
+  expect(await value(page, 'dog-output-gap')).toBe(0);
+  expect(await value(page, 'permutation-gap')).toBeLessThan(1e-12);
+  const weights = await list(page, 'attention-weights');
+  expect(weights).toHaveLength(5);
+  expect(Math.abs(weights.reduce((a, b) => a + b) - 1)).toBeLessThan(1e-12);
+  // Without positions the two dogs attend alike: their rows are the same.
+  await order.getByRole('button', { name: /dog\s*1/ }).click();
+  expect(await list(page, 'attention-weights')).toEqual(weights);
+  await order.getByRole('button', { name: /the\s*0/ }).click();
+  expect(await list(page, 'attention-weights')).not.toEqual(weights);
+  await order.getByRole('button', { name: 'Shuffle again' }).click();
+  expect(await value(page, 'permutation-gap')).toBeLessThan(1e-12);
+  for (const mode of ['sinusoidal', 'rope']) {
+    await order.getByLabel('positions').selectOption(mode);
+    await expect(page).toHaveURL(new RegExp(`positions=${mode}`));
+    expect(await value(page, 'dog-output-gap')).toBeGreaterThan(1e-3);
+    expect(await value(page, 'permutation-gap')).toBeGreaterThan(1e-3);
+    const row = await list(page, 'attention-weights');
+    expect(Math.abs(row.reduce((a, b) => a + b) - 1)).toBeLessThan(1e-12);
+  }
+  await page.goto('/?positions=rope');
+  expect(await value(page, 'dog-output-gap')).toBeGreaterThan(1e-3);
+});
+
+test('2. counting: binary bits and the sinusoidal code of p, moved by the keyboard', async ({ page }) => {
+  await open(page, '/?p=5');
+  await page.locator('#p-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page).toHaveURL(/p=6/);
+  const bits = (await page.getByTestId('encoding-binary').getAttribute('data-value')).split(',').map(Number);
+  expect(bits).toEqual([0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const code = await list(page, 'encoding-sinusoidal');
+  pe(6, 64).forEach((x, i) => expect(close(code[i], x, 1e-12), `PE[${i}]`).toBe(true));
+  await page.goto('/?p=65535&dim=8&base=500');
+  expect((await page.getByTestId('encoding-binary').getAttribute('data-value')).split(',').every((b) => b === '1')).toBe(true);
+  const long = await list(page, 'encoding-sinusoidal');
+  pe(65535, 8, 500).forEach((x, i) => expect(close(long[i], x, 1e-9), `PE[${i}]`).toBe(true));
+  // Out of range: clamped with a notice.
+  await page.goto('/?p=70000');
+  await expect(page.getByTestId('notice')).toContainText('p');
+  expect(await page.locator('#p-slider').inputValue()).toBe('65535');
+});
+
+test('3. pe-rotation: M_k carries PE(p) onto PE(p + k) to rounding', async ({ page }) => {
+  await open(page, '/?p=6');
+  const field = chapter(page, 'pe-rotation').getByLabel('shift, exact');
+  await field.fill('1000');
+  await field.press('Enter');
+  await expect(page).toHaveURL(/shift=1000/);
+  expect(await value(page, 'pe-rotation-error')).toBeLessThan(1e-12);
+  await page.locator('#shift-slider').focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page).toHaveURL(/shift=999/);
+  expect(await value(page, 'pe-rotation-error')).toBeLessThan(1e-12);
+});
+
+test('4. add-or-rotate: adding changes the length, rotating keeps it', async ({ page }) => {
+  // q = (1, 0, 0, 0) at m = 0: PE(0) = (0, 1, 0, 1), so |q + PE(0)| = √3 and |R(0) q| = 1.
+  await open(page, '/?dim=4&q=1,0,0,0&k=0,1,0,0&m=0&n=3');
+  expect(await value(page, 'norm-q')).toBe(1);
+  expect(close(await value(page, 'norm-q-plus-pe'), Math.sqrt(3), 1e-12)).toBe(true);
+  expect(close(await value(page, 'norm-q-rot'), 1, 1e-12)).toBe(true);
+  await open(page, '/?m=300&n=20');
+  const norm = await value(page, 'norm-q');
+  expect(close(await value(page, 'norm-q-rot'), norm, 1e-12)).toBe(true);
+  expect(Math.abs((await value(page, 'norm-q-plus-pe')) - norm)).toBeGreaterThan(1e-6);
+  // RoPE never touches v: starting the sentence later changes no output; rotating v does.
+  expect(await value(page, 'v-shift-gap-rope')).toBeLessThan(1e-9);
+  expect(await value(page, 'v-shift-gap-rotated-v')).toBeGreaterThan(1e-3);
+});
+
+test('5. heatmap: its three modes in the story order, each with its sentence', async ({ page }) => {
+  await open(page);
+  const heatmap = chapter(page, 'heatmap');
+  const radios = heatmap.getByRole('radio');
+  await expect(radios).toHaveCount(3);
+  const labels = await heatmap.locator('.chart-controls label').allTextContents();
+  expect(labels.map((l) => l.trim())).toEqual(['no position information', 'sinusoidal encodings added', 'RoPE (rotated)']);
+  const notes = [];
+  for (let i = 0; i < 3; i++) {
+    await radios.nth(i).check();
+    notes.push(await heatmap.locator('.heatmap-mode-note').textContent());
+  }
+  expect(new Set(notes).size).toBe(3);
+});
+
+test('6. the complex stepper ends on the plane share the clocks show', async ({ page }) => {
+  await open(page, '/?plane=2&m=40&n=3');
+  const complex = chapter(page, 'complex');
+  for (let i = 0; i < 4; i++) await complex.getByRole('button', { name: 'Next ▶' }).click();
+  await expect(complex.getByText('Step 5 of 5')).toBeVisible();
+  await expect(complex.locator('.step').nth(4)).toBeVisible();
+  expect(close(await value(page, 'complex-share'), await value(page, 'plane-contribution'), 1e-12)).toBe(true);
+});
+
+test('7. decay: the absolute bound is above |score| at r', async ({ page }) => {
+  for (const [m, n] of [[0, 40], [100, 3], [5, 5000]]) {
+    await open(page, `/?m=${m}&n=${n}&r=${n - m}`);
+    const bound = await value(page, 'decay-absolute-bound');
+    expect(bound).toBeGreaterThanOrEqual(Math.abs(await value(page, 'score')));
+  }
+});
+
+test('8. layouts: permuted q and k give the same score, the wrong layout does not', async ({ page }) => {
+  for (const layout of ['interleaved', 'half']) {
+    await open(page, `/?layout=${layout}&m=30&n=11`);
+    const score = await value(page, 'score');
+    expect(close(await value(page, 'layout-permuted-score'), score, 1e-9)).toBe(true);
+    expect(Math.abs((await value(page, 'layout-mismatch-score')) - score)).toBeGreaterThan(1e-3);
+  }
+});
+
+test('every new chapter embeds alone and has no serious accessibility finding', async ({ page }) => {
+  for (const id of ['order', 'counting', 'pe-rotation', 'add-or-rotate', 'complex', 'layouts']) {
+    await page.goto(`/?embed=${id}&theme=dark`);
+    await expect(page.locator('[data-widget]')).toHaveCount(1);
+    await expect(page.locator(`[data-widget="${id}"] output[data-value]`).first()).toHaveAttribute('data-value', /\d/);
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), id).toEqual([]);
+  }
+});
+
+for (const width of [1280, 390]) {
+  for (const theme of ['light', 'dark']) {
+    test(`screenshots of every chapter at ${width} px, ${theme}`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width, height: 900 });
+      await open(page, `/?theme=${theme}&m=12&n=4`);
+      for (const id of CHAPTERS) {
+        await screenshotOf(chapter(page, id), `${screenshots}story-${id}-${width}-${theme}.png`);
+      }
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
+    });
+  }
+}

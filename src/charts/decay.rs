@@ -56,6 +56,34 @@ impl DecayChart {
 /// Shades of the bound's green for compared bases.
 const COMPARE: [RGBColor; 3] = [palette::COMPARE[0].light, palette::COMPARE[1].light, palette::COMPARE[2].light];
 
+/// The distance axis both decay charts share: on a log axis a chart plots log10(distance),
+/// from distance 1. Returns the axis' range and the points of `curve` in its coordinates
+/// (non-finite values, and distances below 1 on a log axis, left out).
+struct DistanceAxis<'a> {
+    distances: &'a [f64],
+    log_x: bool,
+}
+
+impl DistanceAxis<'_> {
+    fn x_of(&self, d: f64) -> f64 {
+        if self.log_x { d.max(1.0).log10() } else { d }
+    }
+
+    fn range(&self) -> (f64, f64) {
+        let last = self.distances.last().copied().filter(|x| x.is_finite() && *x > 0.0).unwrap_or(1.0);
+        if self.log_x { (0.0, self.x_of(last).max(0.5)) } else { (0.0, last) }
+    }
+
+    fn points(&self, curve: &[f64], y_of: impl Fn(f64) -> f64) -> Vec<(f64, f64)> {
+        self.distances
+            .iter()
+            .zip(curve)
+            .filter(|(x, y)| x.is_finite() && y.is_finite() && (!self.log_x || **x >= 1.0))
+            .map(|(x, y)| (self.x_of(*x), y_of(*y)))
+            .collect()
+    }
+}
+
 /// Draws `chart` on `area`. The left axis starts at 0 and leaves headroom above the largest
 /// bound (f(0) = (d/2 + 1)/2 is the peak), so no curve is clipped.
 pub fn draw_decay<DB: DrawingBackend>(
@@ -64,10 +92,8 @@ pub fn draw_decay<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&style.background)?;
-    // On a log axis the chart plots log10(distance), from distance 1.
-    let x_of = |d: f64| if chart.log_x { d.max(1.0).log10() } else { d };
-    let last = chart.distances.last().copied().filter(|x| x.is_finite() && *x > 0.0).unwrap_or(1.0);
-    let (x_min, x_max) = if chart.log_x { (0.0, x_of(last).max(0.5)) } else { (0.0, last) };
+    let axis = DistanceAxis { distances: &chart.distances, log_x: chart.log_x };
+    let (x_min, x_max) = axis.range();
     let y_max = chart
         .bound
         .iter()
@@ -119,15 +145,7 @@ pub fn draw_decay<DB: DrawingBackend>(
             .draw()?;
     }
 
-    let points = |curve: &[f64]| -> Vec<(f64, f64)> {
-        chart
-            .distances
-            .iter()
-            .zip(curve)
-            .filter(|(x, y)| x.is_finite() && y.is_finite() && (!chart.log_x || **x >= 1.0))
-            .map(|(x, y)| (x_of(*x), *y))
-            .collect()
-    };
+    let points = |curve: &[f64]| axis.points(curve, |y| y);
     for ((_, curve), colour) in chart.compare.iter().zip(COMPARE) {
         ctx.draw_series(LineSeries::new(points(curve), colour.stroke_width(width(1.5))))?;
     }
@@ -146,7 +164,7 @@ pub fn draw_decay<DB: DrawingBackend>(
     }
 
     if let Some((x, y)) = chart.cursor.filter(|(x, y)| x.is_finite() && y.is_finite()) {
-        let x = x_of(x).clamp(x_min, x_max);
+        let x = axis.x_of(x).clamp(x_min, x_max);
         ctx.draw_series(LineSeries::new([(x, 0.0), (x, y_max)], style.cursor.stroke_width(width(1.0))))?;
         ctx.draw_series(std::iter::once(Circle::new((x, y), (4.0 * s) as i32, style.cursor.filled())))?;
     }
@@ -183,9 +201,8 @@ pub fn draw_absolute<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&style.background)?;
-    let x_of = |d: f64| if chart.log_x { d.max(1.0).log10() } else { d };
-    let last = chart.distances.last().copied().filter(|x| x.is_finite() && *x > 0.0).unwrap_or(1.0);
-    let (x_min, x_max) = if chart.log_x { (0.0, x_of(last).max(0.5)) } else { (0.0, last) };
+    let axis = DistanceAxis { distances: &chart.distances, log_x: chart.log_x };
+    let (x_min, x_max) = axis.range();
     let finite_positive = |v: &&f64| v.is_finite() && **v > 0.0;
     let top = chart.bound.iter().filter(finite_positive).copied().fold(0.0_f64, f64::max).max(1e-12) * 1.5;
     let low = chart.score.iter().filter(finite_positive).copied().fold(f64::INFINITY, f64::min);
@@ -217,19 +234,11 @@ pub fn draw_absolute<DB: DrawingBackend>(
         .bold_line_style(style.grid)
         .axis_style(style.text.mix(0.6))
         .draw()?;
-    let points = |curve: &[f64]| -> Vec<(f64, f64)> {
-        chart
-            .distances
-            .iter()
-            .zip(curve)
-            .filter(|(x, y)| x.is_finite() && y.is_finite() && (!log_x || **x >= 1.0))
-            .map(|(x, y)| (x_of(*x), y.clamp(bottom, top).log10()))
-            .collect()
-    };
+    let points = |curve: &[f64]| axis.points(curve, |y| y.clamp(bottom, top).log10());
     ctx.draw_series(LineSeries::new(points(&chart.score), style.text.mix(0.85).stroke_width(width(1.2))))?;
     ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?;
     if let Some(x) = chart.cursor.filter(|x| x.is_finite()) {
-        let x = x_of(x).clamp(x_min, x_max);
+        let x = axis.x_of(x).clamp(x_min, x_max);
         ctx.draw_series(LineSeries::new([(x, y_min), (x, y_max)], style.cursor.stroke_width(width(1.0))))?;
     }
     area.present()

@@ -74,6 +74,16 @@ impl DistanceAxis<'_> {
         if self.log_x { (0.0, self.x_of(last).max(0.5)) } else { (0.0, last) }
     }
 
+    /// A tick of the axis, in tokens.
+    fn label(&self, x: f64) -> String {
+        if self.log_x { short_number(10f64.powf(x).round()) } else { short_number(x) }
+    }
+
+    /// The axis' title.
+    fn title(&self) -> &'static str {
+        if self.log_x { "relative distance n − m (tokens, log scale)" } else { "relative distance n − m (tokens)" }
+    }
+
     fn points(&self, curve: &[f64], y_of: impl Fn(f64) -> f64) -> Vec<(f64, f64)> {
         self.distances
             .iter()
@@ -106,8 +116,7 @@ pub fn draw_decay<DB: DrawingBackend>(
     let s = style.scale;
     let font = |size: f64| style.font(size);
     let width = |w: f64| ((w * s).round() as u32).max(1);
-    let log_x = chart.log_x;
-    let x_label = move |x: &f64| if log_x { short_number(10f64.powf(*x).round()) } else { short_number(*x) };
+    let x_label = |x: &f64| axis.label(*x);
     let has_cosines = !chart.score.is_empty() || !chart.q_equals_k.is_empty();
 
     let mut builder = ChartBuilder::on(area);
@@ -123,7 +132,7 @@ pub fn draw_decay<DB: DrawingBackend>(
         .build_cartesian_2d(x_min..x_max, 0.0..y_max)?
         .set_secondary_coord(x_min..x_max, -1.05..1.05);
     ctx.configure_mesh()
-        .x_desc(if chart.log_x { "relative distance n − m (tokens, log scale)" } else { "relative distance n − m (tokens)" })
+        .x_desc(axis.title())
         .y_desc("relative bound")
         .x_labels(6)
         .y_labels(5)
@@ -210,8 +219,7 @@ pub fn draw_absolute<DB: DrawingBackend>(
     let s = style.scale;
     let font = |size: f64| style.font(size);
     let width = |w: f64| ((w * s).round() as u32).max(1);
-    let log_x = chart.log_x;
-    let x_label = move |x: &f64| if log_x { short_number(10f64.powf(*x).round()) } else { short_number(*x) };
+    let x_label = |x: &f64| axis.label(*x);
     // The y axis plots log10 of the value (the same linear coordinates as every other chart,
     // rather than a log coordinate type that would compile a second copy of plotters' axes).
     let (y_min, y_max) = (bottom.log10(), top.log10());
@@ -222,7 +230,7 @@ pub fn draw_absolute<DB: DrawingBackend>(
         .caption("The bound on |score| against |score|, this q and k", font(14.0))
         .build_cartesian_2d(x_min..x_max, y_min..y_max)?;
     ctx.configure_mesh()
-        .x_desc(if log_x { "relative distance n − m (tokens, log scale)" } else { "relative distance n − m (tokens)" })
+        .x_desc(axis.title())
         .y_desc("score units (log scale)")
         .x_labels(6)
         .y_labels(5)

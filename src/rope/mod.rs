@@ -29,7 +29,7 @@ pub use params::{check_vector, Position, RopeParams, DEFAULT_BASE, MAX_BASE, MAX
 pub use random::{seeded_vector, SplitMix64, Stream};
 pub use rotate::{dot, half_to_interleaved, interleaved_to_half, plane_share, Layout, Rotary, Scores};
 pub use scaling::{
-    frequencies, Frequencies, ScalingMethod, ScalingParams, DEFAULT_BETA_FAST, DEFAULT_BETA_SLOW, DEFAULT_HIGH_FREQ_FACTOR,
+    frequencies, stretch, Frequencies, PlaneChange, PlaneStretch, ScalingMethod, ScalingParams, DEFAULT_BETA_FAST, DEFAULT_BETA_SLOW, DEFAULT_HIGH_FREQ_FACTOR,
     DEFAULT_LOW_FREQ_FACTOR, DEFAULT_ORIGINAL_CONTEXT, MIN_PLANE_FACTOR,
 };
 pub use sinusoidal::sinusoidal_encoding;

@@ -22,6 +22,9 @@ pub enum Change {
     Factor(Option<f64>),
     Orig(i64),
     Seq(Option<i64>),
+    Target(Option<i64>),
+    /// Loads a real model's settings (a preset id from [`super::presets::PRESETS`]).
+    Preset(&'static str),
     BetaFast(f64),
     BetaSlow(f64),
     Mscale(Option<f64>),
@@ -96,6 +99,8 @@ impl LabState {
             }
             Change::Orig(v) => self.orig = notes.clamp_i64("orig", v, 2, i64::MAX) as u64,
             Change::Seq(v) => self.seq = v.map(|v| notes.clamp_i64("seq", v, 1, i64::MAX) as u64),
+            Change::Target(v) => self.target = v.map(|v| notes.clamp_i64("target", v, 2, i64::MAX) as u64),
+            Change::Preset(id) => self.load_preset(id, notes),
             Change::BetaFast(v) => self.beta_fast = notes.check("beta_fast", v, v > 0.0, "must be greater than 0", self.beta_fast),
             Change::BetaSlow(v) => self.beta_slow = notes.check("beta_slow", v, v > 0.0, "must be greater than 0", self.beta_slow),
             Change::LowFreq(v) => self.low_freq = notes.check("low_freq", v, v > 0.0, "must be greater than 0", self.low_freq),
@@ -152,7 +157,12 @@ impl LabState {
 
         if self.scaling.rotary_dim(self.dim, self.partial).is_err() {
             let rotary = ((self.dim as f64 * self.partial).floor() as usize).max(2) & !1;
-            let fixed = rotary as f64 / self.dim as f64;
+            let mut fixed = rotary as f64 / self.dim as f64;
+            // rotary / dim may round below itself (2 / 778 * 778 = 1.99…): nudge it up until
+            // floor(dim * partial) is rotary again.
+            while ((self.dim as f64 * fixed).floor() as usize) < rotary {
+                fixed *= 1.0 + f64::EPSILON;
+            }
             notes.add(
                 "partial",
                 format!(

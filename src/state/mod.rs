@@ -9,9 +9,12 @@
 
 mod actions;
 mod change;
+pub mod config;
 mod derive;
 mod format;
+pub mod json;
 mod notes;
+pub mod presets;
 pub mod param;
 pub mod query;
 
@@ -86,6 +89,11 @@ pub struct LabState {
     pub short_factor: Option<Vec<f64>>,
     pub long_factor: Option<Vec<f64>>,
     pub partial: f64,
+    /// The context the model is stretched to (`target=`, `max_position_embeddings`); unset
+    /// means `orig` times the factor.
+    pub target: Option<u64>,
+    /// The real model whose settings were loaded last (`preset=`); its values stay editable.
+    pub preset: Option<&'static str>,
     pub r: i64,
     /// The selected rotation plane, shown enlarged (`plane=`, 0..d/2).
     pub plane: usize,
@@ -134,6 +142,8 @@ impl Default for LabState {
             short_factor: scaling.short_factor,
             long_factor: scaling.long_factor,
             partial: scaling.partial,
+            target: None,
+            preset: None,
             r: 0,
             plane: 0,
             range: DEFAULT_RANGE,
@@ -162,7 +172,10 @@ impl LabState {
     pub fn from_query(query: &str) -> Parsed {
         let mut state = LabState::default();
         let mut notes = Notes::default();
-        for (name, raw) in parse_pairs(query) {
+        let pairs = parse_pairs(query);
+        // A preset first, whatever its place: the plain parameters beside it are edits of it.
+        let (presets, others): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(name, _)| name == param::PRESET.name);
+        for (name, raw) in presets.into_iter().chain(others) {
             if let Some(param) = param::named(&name) {
                 state.read_into(param, raw.trim(), &mut notes);
             }
@@ -235,6 +248,14 @@ impl LabState {
     /// The factor in effect: the URL's, or the method's default (8 for llama3 and yarn).
     pub fn effective_factor(&self) -> f64 {
         self.factor.unwrap_or_else(|| self.scaling.default_factor())
+    }
+
+    /// The context the scaling aims at: `target`, else `orig` times the factor.
+    pub fn target_context(&self) -> u64 {
+        self.target.unwrap_or_else(|| {
+            let stretched = self.orig as f64 * self.effective_factor();
+            if stretched >= u64::MAX as f64 { u64::MAX } else { stretched.round() as u64 }
+        })
     }
 
     /// The scaling parameters as the core takes them.

@@ -88,6 +88,16 @@ pub static LONG_FACTOR: Param = Param {
 };
 pub static PARTIAL: Param =
     Param { name: "partial", parse: |r| r.number().map(Change::Partial), text: |s| fmt_number(s.partial) };
+pub static TARGET: Param = Param {
+    name: "target",
+    parse: |r| r.integer().map(|v| Change::Target(Some(v))),
+    text: |s| s.target.map(|v| v.to_string()).unwrap_or_default(),
+};
+pub static PRESET: Param = Param {
+    name: "preset",
+    parse: |r| r.choice(super::presets::find, "a preset id (see the README)").map(|p| Change::Preset(p.id)),
+    text: |s| s.preset.unwrap_or_default().to_string(),
+};
 pub static R: Param = Param { name: "r", parse: |r| r.integer().map(Change::R), text: |s| s.r.to_string() };
 pub static PLANE: Param =
     Param { name: "plane", parse: |r| r.integer().map(Change::Plane), text: |s| s.plane.to_string() };
@@ -135,9 +145,9 @@ pub static THEME: Param = Param {
 };
 
 /// Every parameter, in the order the URL writes them.
-pub static ALL: [&Param; 32] = [
-    &BASE, &DIM, &M, &N, &LAYOUT, &Q, &K, &SEED, &SCALING, &FACTOR, &ORIG, &SEQ, &BETA_FAST, &BETA_SLOW, &MSCALE,
-    &MSCALE_ALL_DIM, &LOW_FREQ, &HIGH_FREQ, &SHORT_FACTOR, &LONG_FACTOR, &PARTIAL, &R, &PLANE, &RANGE, &LOG, &COMPARE,
+pub static ALL: [&Param; 34] = [
+    &PRESET, &BASE, &DIM, &M, &N, &LAYOUT, &Q, &K, &SEED, &SCALING, &FACTOR, &ORIG, &SEQ, &TARGET, &BETA_FAST, &BETA_SLOW,
+    &MSCALE, &MSCALE_ALL_DIM, &LOW_FREQ, &HIGH_FREQ, &SHORT_FACTOR, &LONG_FACTOR, &PARTIAL, &R, &PLANE, &RANGE, &LOG, &COMPARE,
     &HEATMAP, &POSITIONS, &P, &SHIFT, &EMBED, &THEME,
 ];
 

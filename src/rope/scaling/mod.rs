@@ -244,3 +244,78 @@ fn validate_common(s: &ScalingParams) -> Result<(), RopeError> {
     }
     Ok(())
 }
+
+/// What scaling did to one plane, comparing its frequency before (θᵢ) and after (θ'ᵢ).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaneChange {
+    /// θ'ᵢ = θᵢ: the plane keeps its frequency (extrapolates).
+    Kept,
+    /// θ'ᵢ = θᵢ / factor: the plane is interpolated like PI.
+    Interpolated,
+    /// Anything else (a ramp, a blend, a new base, a per-plane factor).
+    Blended,
+    /// θ'ᵢ = 0: the plane does not rotate (beyond `partial`, or dropped by p-RoPE).
+    Still,
+}
+
+/// One plane before and after scaling, over the original and the target context.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlaneStretch {
+    pub change: PlaneChange,
+    /// 2π/θᵢ before and 2π/θ'ᵢ after, in tokens (infinite for a plane that does not rotate).
+    pub wavelength_before: f64,
+    pub wavelength_after: f64,
+    /// The largest angle the plane reached in training (orig · θᵢ) and reaches within the
+    /// target context with the frequencies in effect (target · θ'ᵢ), in radians.
+    pub trained_angle: f64,
+    pub target_angle: f64,
+}
+
+impl PlaneStretch {
+    /// Whether, within the target context, the plane reaches angles it never reached in
+    /// training: it did not complete a turn in training and now goes beyond where it stopped.
+    /// Interpolation's point is that no plane does.
+    pub fn unseen(&self) -> bool {
+        self.overshoot() > 1.0 + 1e-12
+    }
+
+    /// How far beyond training the plane turns within the target context: target angle over
+    /// trained angle for a plane that never completed a turn in training, else 1 (every angle
+    /// was seen).
+    pub fn overshoot(&self) -> f64 {
+        if self.trained_angle > 0.0 && self.trained_angle < 2.0 * std::f64::consts::PI {
+            (self.target_angle / self.trained_angle).max(1.0)
+        } else {
+            1.0
+        }
+    }
+}
+
+/// Each plane of `scaled` against `unscaled` (plain θᵢ of the same head), for a model trained
+/// on `orig` tokens and run on `target`.
+pub fn stretch(unscaled: &[f64], scaled: &[f64], factor: f64, orig: f64, target: f64) -> Vec<PlaneStretch> {
+    let same = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
+    unscaled
+        .iter()
+        .zip(scaled)
+        .map(|(&before, &after)| {
+            let change = if after == 0.0 {
+                PlaneChange::Still
+            } else if same(after, before) {
+                PlaneChange::Kept
+            } else if same(after, before / factor) {
+                PlaneChange::Interpolated
+            } else {
+                PlaneChange::Blended
+            };
+            let wavelength = |f: f64| if f > 0.0 { 2.0 * std::f64::consts::PI / f } else { f64::INFINITY };
+            PlaneStretch {
+                change,
+                wavelength_before: wavelength(before),
+                wavelength_after: wavelength(after),
+                trained_angle: orig * if after == 0.0 { 0.0 } else { before },
+                target_angle: target * after,
+            }
+        })
+        .collect()
+}

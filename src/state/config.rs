@@ -1,0 +1,433 @@
+//! A Hugging Face `config.json` (or just its rope block) read as the lab's parameters, the way
+//! transformers reads it, and the reverse: the current settings as a transformers
+//! `rope_parameters` dict with the lines that compute the same inverse frequencies.
+//!
+//! What transformers reads (modeling_rope_utils and the model configs): the base from
+//! `rope_theta` (GPT-NeoX: `rotary_emb_base`; transformers 5 may nest it in `rope_parameters`);
+//! the head dimension from `head_dim`, else `hidden_size // num_attention_heads` (DeepSeek's
+//! rotary part: `qk_rope_head_dim`); `partial_rotary_factor` (GPT-NeoX: `rotary_pct`); the
+//! method from `rope_scaling` or `rope_parameters`, by `rope_type` or the older `type`.
+
+use super::change::Change;
+use super::format::fmt_number;
+use super::json::{Json, JsonError};
+use super::{LabState, Notice, Notes};
+use crate::rope::{Layout, ScalingMethod};
+
+/// What a pasted config says, as changes to the lab, and what the reader made of each field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigReading {
+    /// The changes, in an order that validates (dim before the per-plane lists).
+    pub changes: Vec<Change>,
+    /// Whether it was a whole config (the model's parameters start from the defaults) or only
+    /// a rope block (only the scaling parameters do).
+    pub whole: bool,
+    /// The fields used, as `name = value`.
+    pub read: Vec<String>,
+    /// Fields it could not use, each with why.
+    pub skipped: Vec<String>,
+}
+
+/// Keys of a rope block that describe the method, not a parameter of it.
+const TYPE_KEYS: [&str; 2] = ["rope_type", "type"];
+
+/// The fields each method reads from its rope block (besides its type), as transformers does.
+fn method_fields(method: ScalingMethod) -> &'static [&'static str] {
+    match method {
+        ScalingMethod::None => &[],
+        ScalingMethod::Linear | ScalingMethod::Ntk | ScalingMethod::Proportional => &["factor"],
+        ScalingMethod::Dynamic => &["factor"],
+        ScalingMethod::Yarn => &["factor", "original_max_position_embeddings", "beta_fast", "beta_slow", "mscale", "mscale_all_dim"],
+        ScalingMethod::Llama3 => &["factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"],
+        ScalingMethod::LongRope => &["factor", "original_max_position_embeddings", "short_factor", "long_factor"],
+    }
+}
+
+/// The method a `rope_type` names. "su" is Phi-3's first name for LongRoPE (transformers reads it
+/// as longrope); "default" is plain RoPE.
+fn method_named(name: &str) -> Option<ScalingMethod> {
+    match name {
+        "default" => Some(ScalingMethod::None),
+        "su" => Some(ScalingMethod::LongRope),
+        "ntk" => None, // not a transformers rope_type: the fixed NTK base change has no config name
+        other => ScalingMethod::parse(other).filter(|m| *m != ScalingMethod::None),
+    }
+}
+
+struct Reading {
+    changes: Vec<Change>,
+    read: Vec<String>,
+    skipped: Vec<String>,
+}
+
+impl Reading {
+    /// A number field, or a note why it is not one.
+    fn number(&mut self, name: &str, value: &Json) -> Option<f64> {
+        match value.as_f64() {
+            Some(v) => {
+                self.read.push(format!("{name} = {}", fmt_number(v)));
+                Some(v)
+            }
+            None => {
+                self.skipped.push(format!("{name} is {}, not a number: ignored", value.kind()));
+                None
+            }
+        }
+    }
+
+    fn list(&mut self, name: &str, value: &Json) -> Option<Vec<f64>> {
+        let numbers = match value {
+            Json::Array(items) => items.iter().map(Json::as_f64).collect::<Option<Vec<f64>>>(),
+            _ => None,
+        };
+        match numbers {
+            Some(list) => {
+                self.read.push(format!("{name} = [{} numbers]", list.len()));
+                Some(list)
+            }
+            None => {
+                self.skipped.push(format!("{name} is not a list of numbers: ignored"));
+                None
+            }
+        }
+    }
+}
+
+/// An integer count from a number (`4096` or `4096.0`); fractions are rounded as the URL does.
+fn count(v: f64) -> i64 {
+    v.round().clamp(i64::MIN as f64, i64::MAX as f64) as i64
+}
+
+/// Reads `text`: a whole `config.json` or only its rope block. Invalid JSON is an error that
+/// says where it broke, and nothing changes.
+pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
+    let root = Json::parse(text)?;
+    let Json::Object(_) = root else {
+        return Err(JsonError { line: 1, column: 1, reason: "expected an object { … }: a config.json or its rope_scaling block" });
+    };
+    let mut r = Reading { changes: Vec::new(), read: Vec::new(), skipped: Vec::new() };
+    let nested = ["rope_parameters", "rope_scaling"]
+        .into_iter()
+        .find_map(|key| root.get(key).filter(|v| **v != Json::Null).map(|v| (key, v)));
+    // A rope block names its type (and may hold rope_theta, as transformers 5's does); a
+    // config holds the model's sizes.
+    let typed = TYPE_KEYS.iter().any(|k| root.get(k).is_some());
+    let whole = nested.is_some()
+        || ["rotary_emb_base", "hidden_size", "head_dim", "num_attention_heads", "max_position_embeddings", "qk_rope_head_dim", "model_type"]
+            .iter()
+            .any(|k| root.get(k).is_some())
+        || !typed && root.get("rope_theta").is_some();
+    let block = match nested {
+        Some((_, block)) => Some(block),
+        None if !whole => Some(&root),
+        None => None,
+    };
+    let block_name = nested.map_or("", |(key, _)| key);
+    let field = |name: &str| if block_name.is_empty() { name.to_string() } else { format!("{block_name}.{name}") };
+
+    // The base and the fraction that rotates: a whole config's, or a rope block's own
+    // (transformers 5 keeps both in rope_parameters).
+    {
+        let theta = [("rope_theta", root.get("rope_theta")), ("rotary_emb_base", root.get("rotary_emb_base"))]
+            .into_iter()
+            .chain(block.filter(|_| whole).map(|b| (field_static(block_name, "rope_theta"), b.get("rope_theta"))))
+            .find_map(|(name, v)| v.map(|v| (name, v)));
+        if let Some((name, v)) = theta {
+            if let Some(base) = r.number(name, v) {
+                r.changes.push(Change::Base(base));
+            }
+        }
+        let partial = [("partial_rotary_factor", root.get("partial_rotary_factor")), ("rotary_pct", root.get("rotary_pct"))]
+            .into_iter()
+            .chain(block.filter(|_| whole).map(|b| (field_static(block_name, "partial_rotary_factor"), b.get("partial_rotary_factor"))))
+            .find_map(|(name, v)| v.map(|v| (name, v)));
+        if let Some((name, v)) = partial {
+            if let Some(p) = r.number(name, v) {
+                r.changes.push(Change::Partial(p));
+            }
+        }
+    }
+    if whole {
+        // The head dimension (its rotary part where the model splits it).
+        if let Some(v) = root.get("qk_rope_head_dim") {
+            if let Some(d) = r.number("qk_rope_head_dim", v) {
+                r.changes.push(Change::Dim(count(d)));
+            }
+        } else if let Some(v) = root.get("head_dim").filter(|v| **v != Json::Null) {
+            if let Some(d) = r.number("head_dim", v) {
+                r.changes.push(Change::Dim(count(d)));
+            }
+        } else if let (Some(hidden), Some(heads)) = (root.get("hidden_size"), root.get("num_attention_heads")) {
+            match (hidden.as_f64(), heads.as_f64()) {
+                (Some(h), Some(n)) if n >= 1.0 => {
+                    let d = (h / n).floor();
+                    r.read.push(format!("hidden_size / num_attention_heads = {} / {} = {}", fmt_number(h), fmt_number(n), fmt_number(d)));
+                    r.changes.push(Change::Dim(count(d)));
+                }
+                _ => r.skipped.push("hidden_size and num_attention_heads must be numbers (heads at least 1): head dimension unchanged".into()),
+            }
+        }
+        // transformers applies rotate_half (pairs (i, i + d/2)), unless the model says interleave.
+        // DeepSeek-V3's config class defaults rope_interleave to true.
+        let deepseek = root.get("model_type").and_then(Json::as_str) == Some("deepseek_v3");
+        match root.get("rope_interleave") {
+            Some(Json::Bool(true)) => {
+                r.read.push("rope_interleave = true: interleaved pairs".into());
+                r.changes.push(Change::Layout(Layout::Interleaved));
+            }
+            None if deepseek => {
+                r.read.push("model_type = \"deepseek_v3\": rope_interleave defaults to true, interleaved pairs".into());
+                r.changes.push(Change::Layout(Layout::Interleaved));
+            }
+            _ => r.changes.push(Change::Layout(Layout::Half)),
+        }
+    }
+
+    // The context lengths: max_position_embeddings is the target; the original is the block's
+    // original_max_position_embeddings, else the config's, else max_position_embeddings.
+    let max_positions = root.get("max_position_embeddings").and_then(|v| r.number("max_position_embeddings", v));
+    let top_original = root.get("original_max_position_embeddings").and_then(|v| r.number("original_max_position_embeddings", v));
+
+    let mut method = ScalingMethod::None;
+    let mut factor = None;
+    let mut block_original = None;
+    if let Some(block) = block {
+        let type_field = TYPE_KEYS.iter().find_map(|k| block.get(k).map(|v| (*k, v)));
+        match type_field {
+            Some((key, value)) => match value.as_str().map(|name| (name, method_named(name))) {
+                Some((name, Some(m))) => {
+                    r.read.push(format!("{} = \"{name}\"", field(key)));
+                    method = m;
+                }
+                Some((name, None)) => r.skipped.push(format!(
+                    "{} \"{name}\" is not a method transformers' ROPE_INIT_FUNCTIONS computes here \
+                     (default, linear, dynamic, yarn, llama3, longrope, proportional): scaling left as none",
+                    field(key)
+                )),
+                None => r.skipped.push(format!("{} is {}, not a string: scaling left as none", field(key), value.kind())),
+            },
+            None if !block_name.is_empty() || !whole => {
+                r.skipped.push(format!("{} has no rope_type (or type): scaling left as none", if block_name.is_empty() { "the block" } else { block_name }));
+            }
+            None => {}
+        }
+        let Json::Object(members) = block else {
+            r.skipped.push(format!("{block_name} is {}, not an object: ignored", block.kind()));
+            return Ok(finish(r, whole, method, None, None, max_positions, top_original));
+        };
+        let wanted = method_fields(method);
+        for (key, value) in members {
+            let name = field(key);
+            if TYPE_KEYS.contains(&key.as_str()) || key.starts_with('_') || key == "rope_theta" || key == "partial_rotary_factor" {
+                continue;
+            }
+            if !wanted.contains(&key.as_str()) {
+                if !block_name.is_empty() || !whole {
+                    let why = match key.as_str() {
+                        "attention_factor" => "RoPE Lab computes the attention factor from the method's parameters; an explicit one is not used",
+                        "truncate" => "RoPE Lab's YaRN truncates the correction range, as transformers does by default",
+                        _ => "not read by this method",
+                    };
+                    r.skipped.push(format!("{name}: {why}"));
+                }
+                continue;
+            }
+            match key.as_str() {
+                "factor" => factor = r.number(&name, value),
+                "original_max_position_embeddings" => block_original = r.number(&name, value),
+                "beta_fast" => r.number(&name, value).into_iter().for_each(|v| r.changes.push(Change::BetaFast(v))),
+                "beta_slow" => r.number(&name, value).into_iter().for_each(|v| r.changes.push(Change::BetaSlow(v))),
+                "mscale" => r.number(&name, value).into_iter().for_each(|v| r.changes.push(Change::Mscale(Some(v)))),
+                "mscale_all_dim" => r.number(&name, value).into_iter().for_each(|v| r.changes.push(Change::MscaleAllDim(Some(v)))),
+                "low_freq_factor" => r.number(&name, value).into_iter().for_each(|v| r.changes.push(Change::LowFreq(v))),
+                "high_freq_factor" => r.number(&name, value).into_iter().for_each(|v| r.changes.push(Change::HighFreq(v))),
+                "short_factor" => r.list(&name, value).into_iter().for_each(|v| r.changes.push(Change::ShortFactor(Some(v)))),
+                "long_factor" => r.list(&name, value).into_iter().for_each(|v| r.changes.push(Change::LongFactor(Some(v)))),
+                _ => {}
+            }
+        }
+    }
+    Ok(finish(r, whole, method, factor, block_original, max_positions, top_original))
+}
+
+/// `block.name` as a static label for the few fields looked up in two places.
+fn field_static(block: &str, name: &'static str) -> &'static str {
+    match (block, name) {
+        ("rope_parameters", "rope_theta") => "rope_parameters.rope_theta",
+        ("rope_scaling", "rope_theta") => "rope_scaling.rope_theta",
+        ("rope_parameters", "partial_rotary_factor") => "rope_parameters.partial_rotary_factor",
+        ("rope_scaling", "partial_rotary_factor") => "rope_scaling.partial_rotary_factor",
+        _ => name,
+    }
+}
+
+fn finish(
+    mut r: Reading,
+    whole: bool,
+    method: ScalingMethod,
+    mut factor: Option<f64>,
+    block_original: Option<f64>,
+    max_positions: Option<f64>,
+    top_original: Option<f64>,
+) -> ConfigReading {
+    // transformers' dynamic NTK treats max_position_embeddings as the trained context.
+    let original = match method {
+        ScalingMethod::Dynamic => max_positions,
+        _ => block_original.or(top_original).or(max_positions),
+    };
+    // LongRoPE as in Phi-3: with original_max_position_embeddings in the config itself,
+    // transformers takes the factor as max_position_embeddings / original.
+    if method == ScalingMethod::LongRope {
+        if let (Some(top), Some(max)) = (top_original, max_positions) {
+            if top > 0.0 {
+                factor = Some(max / top);
+                r.read.push(format!("factor = max_position_embeddings / original_max_position_embeddings = {}", fmt_number(max / top)));
+            }
+        }
+    }
+    let mut changes = vec![Change::Scaling(method)];
+    if let Some(o) = original {
+        changes.push(Change::Orig(count(o)));
+    }
+    if let Some(max) = max_positions.filter(|_| method != ScalingMethod::Dynamic) {
+        changes.push(Change::Target(Some(count(max))));
+    }
+    changes.push(Change::Factor(factor));
+    // Dim and the others first, then what depends on them (the per-plane lists).
+    let (lists, mut rest): (Vec<Change>, Vec<Change>) =
+        r.changes.into_iter().partition(|c| matches!(c, Change::ShortFactor(_) | Change::LongFactor(_)));
+    rest.extend(changes);
+    rest.extend(lists);
+    ConfigReading { changes: rest, whole, read: r.read, skipped: r.skipped }
+}
+
+impl LabState {
+    /// Applies a config reading: a whole config sets the model's parameters from the defaults
+    /// up (what it does not say is the default), a rope block only the scaling parameters.
+    /// Positions, vectors and the views stay. Returns the corrections as notices.
+    pub fn apply_config(&mut self, reading: &ConfigReading) -> Vec<Notice> {
+        let mut notes = Notes::default();
+        self.preset = None;
+        self.apply_config_into(reading, &mut notes);
+        self.normalize_into(&mut notes);
+        notes.into_notices(self)
+    }
+
+    /// Loads the preset `id`'s published config (see [`super::presets`]).
+    pub(super) fn load_preset(&mut self, id: &'static str, notes: &mut Notes) {
+        let Some(preset) = super::presets::find(id) else { return };
+        match read_config(preset.config) {
+            Ok(reading) => {
+                self.apply_config_into(&reading, notes);
+                self.preset = Some(preset.id);
+            }
+            // Checked by the tests for every preset; never shown.
+            Err(error) => notes.add("preset", format!("preset {id} could not be read ({error}); nothing changed")),
+        }
+    }
+
+    fn apply_config_into(&mut self, reading: &ConfigReading, notes: &mut Notes) {
+        let defaults = LabState::default();
+        if reading.whole {
+            self.base = defaults.base;
+            self.dim = defaults.dim;
+            self.layout = defaults.layout;
+            self.partial = defaults.partial;
+            self.orig = defaults.orig;
+        }
+        self.scaling = defaults.scaling;
+        self.factor = None;
+        self.seq = None;
+        self.target = None;
+        self.beta_fast = defaults.beta_fast;
+        self.beta_slow = defaults.beta_slow;
+        self.mscale = None;
+        self.mscale_all_dim = None;
+        self.low_freq = defaults.low_freq;
+        self.high_freq = defaults.high_freq;
+        self.short_factor = None;
+        self.long_factor = None;
+        for change in reading.changes.iter().cloned() {
+            self.apply_into(change, notes);
+        }
+    }
+
+    /// The settings in effect as a transformers `rope_parameters` dict and the few lines that
+    /// compute the same inverse frequencies, to check a model against.
+    pub fn python(&self) -> String {
+        let s = self.scaling_params();
+        let num = |v: f64| {
+            let text = fmt_number(v);
+            if text.contains(['.', 'e']) { text } else { format!("{text}.0") }
+        };
+        let mut dict = vec![
+            format!("\"rope_type\": \"{}\"", if self.scaling == ScalingMethod::None { "default" } else { self.scaling.as_str() }),
+            format!("\"rope_theta\": {}", num(self.base)),
+        ];
+        if self.partial != 1.0 {
+            dict.push(format!("\"partial_rotary_factor\": {}", num(self.partial)));
+        }
+        let list = |v: &Option<Vec<f64>>, planes: usize| {
+            let values = v.clone().unwrap_or_else(|| vec![1.0; planes]);
+            format!("[{}]", values.iter().map(|x| num(*x)).collect::<Vec<_>>().join(", "))
+        };
+        let planes = self.scaling.rotary_dim(self.dim, self.partial).unwrap_or(self.dim) / 2;
+        for key in method_fields(self.scaling) {
+            let value = match *key {
+                "factor" => num(s.factor),
+                "original_max_position_embeddings" => self.orig.to_string(),
+                "beta_fast" => num(s.beta_fast),
+                "beta_slow" => num(s.beta_slow),
+                "mscale" => match s.mscale { Some(v) => num(v), None => continue },
+                "mscale_all_dim" => match s.mscale_all_dim { Some(v) => num(v), None => continue },
+                "low_freq_factor" => num(s.low_freq_factor),
+                "high_freq_factor" => num(s.high_freq_factor),
+                "short_factor" => list(&s.short_factor, planes),
+                "long_factor" => list(&s.long_factor, planes),
+                _ => continue,
+            };
+            dict.push(format!("\"{key}\": {value}"));
+        }
+        let max_positions = match self.scaling {
+            ScalingMethod::Dynamic => self.orig,
+            _ => self.target_context(),
+        };
+        let mut out = format!(
+            "# RoPE Lab: d = {}, {} layout\nrope_parameters = {{\n    {},\n}}\n",
+            self.dim,
+            self.layout.as_str(),
+            dict.join(",\n    ")
+        );
+        if self.scaling == ScalingMethod::Ntk {
+            // Not a transformers rope_type: the fixed NTK-aware base change, written out.
+            out += &format!(
+                "# \"ntk\" is the fixed NTK-aware base change, not a transformers rope_type:\nimport torch\n\
+                 d, base, factor = {}, {}, {}\nbase = base * factor ** (d / (d - 2))\n\
+                 inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).double() / d))\n",
+                self.scaling.rotary_dim(self.dim, self.partial).unwrap_or(self.dim),
+                num(self.base),
+                num(s.factor)
+            );
+            return out;
+        }
+        out += &format!(
+            "\n# transformers 5.x\nfrom transformers import LlamaConfig\n\
+             from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS\n\
+             config = LlamaConfig(head_dim={}, hidden_size={}, num_attention_heads=1,\n    \
+             max_position_embeddings={}, rope_parameters=rope_parameters)\n",
+            self.dim, self.dim, max_positions
+        );
+        if self.scaling == ScalingMethod::None {
+            out += "import torch\nd, base = config.head_dim, rope_parameters[\"rope_theta\"]\n\
+                    inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))\n\
+                    attention_factor = 1.0\n";
+        } else {
+            let seq = match self.scaling {
+                ScalingMethod::Dynamic | ScalingMethod::LongRope => format!(", seq_len={}", s.seq_len),
+                _ => String::new(),
+            };
+            out += &format!("inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[\"{}\"](config, \"cpu\"{seq})\n", self.scaling.as_str());
+        }
+        out
+    }
+}

@@ -20,8 +20,9 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // compiling its render code per closure) took 45 KB off: 336 KB, budget 340 KB. It costs
 // about 2.5 ms per base step and 6 ms per dimension step (60 presses, A/B in one session),
 // which rebuild many closures; the download is paid by every reader of an embed, the step only
-// by whoever drags that slider.
-const BUDGET_GZIP_BYTES = 340 * 1024;
+// by whoever drags that slider. Issue 11's context-extension chapter (presets, a JSON reader
+// for pasted configs, the wavelength chart in SVG, the Python export) costs 27 KB: 364 KB.
+const BUDGET_GZIP_BYTES = 368 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

@@ -25,6 +25,7 @@ pub mod pixels;
 pub mod plane_detail;
 pub mod readout;
 pub mod registry;
+pub mod scaling;
 pub mod scores;
 pub mod size;
 pub mod slider;
@@ -37,8 +38,10 @@ use crate::state::{Change, Derived, LabState, Notice, Param, Vectors};
 use leptos::prelude::*;
 
 /// The parameters that have a field on the page: corrections of them are said next to it.
-pub const FIELD_PARAMS: [&str; 14] =
-    ["base", "dim", "m", "n", "factor", "orig", "r", "seed", "plane", "q", "k", "compare", "p", "shift"];
+pub const FIELD_PARAMS: [&str; 25] = [
+    "base", "dim", "m", "n", "factor", "orig", "r", "seed", "plane", "q", "k", "compare", "p", "shift", "target", "seq",
+    "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "low_freq", "high_freq", "partial", "short_factor", "long_factor",
+];
 
 /// The state every widget shares: parameters, the values derived from them (computed once per
 /// change, in one memo), and the notices about corrected input.

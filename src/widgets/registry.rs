@@ -12,6 +12,7 @@ use super::pe_rotation::PeRotationWidget;
 use super::decay::DecayWidget;
 use super::frequencies::FrequenciesWidget;
 use super::heatmap::HeatmapWidget;
+use super::scaling::ScalingWidget;
 use super::scores::ScoresWidget;
 use leptos::prelude::*;
 
@@ -28,7 +29,7 @@ pub struct Widget {
 /// The widgets in the order the full page shows them: the chapters of the story, from why
 /// attention needs positions to RoPE's layouts. Context extension and its variants go between
 /// "layouts" and "scores".
-pub static WIDGETS: [Widget; 11] = [
+pub static WIDGETS: [Widget; 12] = [
     Widget { id: "order", title: "Attention cannot see order", view: || view! { <OrderWidget /> }.into_any() },
     Widget { id: "counting", title: "Counting positions", view: || view! { <CountingWidget /> }.into_any() },
     Widget { id: "pe-rotation", title: "Sinusoids hide a rotation", view: || view! { <PeRotationWidget /> }.into_any() },
@@ -51,6 +52,11 @@ pub static WIDGETS: [Widget; 11] = [
         view: || view! { <DecayWidget /> }.into_any(),
     },
     Widget { id: "layouts", title: "Two pairings, one idea: interleaved and rotate_half", view: || view! { <LayoutsWidget /> }.into_any() },
+    Widget {
+        id: "scaling",
+        title: "Stretching the context: PI, NTK, YaRN, Llama 3, LongRoPE on real models",
+        view: || view! { <ScalingWidget /> }.into_any(),
+    },
     Widget { id: "scores", title: "Scores: q at position m, k at position n", view: || view! { <ScoresWidget /> }.into_any() },
 ];
 

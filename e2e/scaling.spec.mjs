@@ -1,0 +1,147 @@
+// The context-extension chapter (issue 11): every preset loads and shows its model's numbers,
+// pasted configs (whole, a rope block alone, with fields that cannot be used, invalid JSON) do
+// what they say, the Python export follows, and screenshots at desktop and phone widths, light
+// and dark. Expected numbers are computed here from the published formulas.
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { test, expect, value, list, open, close, screenshotOf } from './fixtures.mjs';
+
+const require = createRequire(import.meta.url);
+const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+mkdirSync(screenshots, { recursive: true });
+const chapter = (page) => page.locator('[data-widget="scaling"]');
+const plain = (base, rotary, planes) =>
+  Array.from({ length: planes }, (_, i) => (2 * i < rotary ? base ** (-(2 * i) / rotary) : 0));
+
+// [id, base, head dim, rotating dims, attention factor]
+const PRESETS = [
+  ['llama-2-7b', 10000, 128, 128, 1],
+  ['llama-3.1-8b', 500000, 128, 128, 1],
+  ['mistral-7b-v0.1', 10000, 128, 128, 1],
+  ['qwen2.5-7b', 1000000, 128, 128, 1],
+  ['gemma-2-9b', 10000, 256, 256, 1],
+  ['gpt-neox-20b', 10000, 96, 24, 1],
+  ['phi-3-mini-128k', 10000, 96, 96, Math.sqrt(1 + Math.log(32) / Math.log(4096))],
+  ['deepseek-v3', 10000, 64, 64, 1],
+];
+
+test('every preset loads from the URL, and the URL keeps its plain parameters', async ({ page }) => {
+  test.setTimeout(180_000);
+  for (const [id, base, dim, rotary, attention] of PRESETS) {
+    await open(page, `/?preset=${id}`);
+    expect(await page.locator('#dim-slider').inputValue(), id).toBe(String(dim));
+    const inv = await list(page, 'inv-freq');
+    expect(inv.length, id).toBe(dim / 2);
+    expect(close(await value(page, 'attention-factor'), attention, 1e-12), `${id} attention factor`).toBe(true);
+    // The fastest plane is never scaled; unscaled presets match θᵢ = base^(−2i/d) everywhere.
+    if (id !== 'phi-3-mini-128k') expect(close(inv[0], 1, 1e-12), id).toBe(true);
+    if (['llama-2-7b', 'mistral-7b-v0.1', 'qwen2.5-7b', 'gemma-2-9b', 'gpt-neox-20b'].includes(id)) {
+      plain(base, rotary, dim / 2).forEach((want, i) => expect(close(inv[i], want, 1e-9), `${id} plane ${i}`).toBe(true));
+    }
+    await expect(page).toHaveURL(new RegExp(`preset=${id.replace('.', '\\.')}`));
+    await expect(page.getByLabel('model preset')).toHaveValue(id);
+  }
+});
+
+test('Llama 3.1 from the menu: its llama3 rule, its overshoot, and every value still editable', async ({ page }) => {
+  await open(page, '/');
+  await page.getByLabel('model preset').selectOption('llama-3.1-8b');
+  await expect(page).toHaveURL(/preset=llama-3\.1-8b/);
+  await expect(page).toHaveURL(/base=500000/);
+  const inv = await list(page, 'inv-freq');
+  const want = plain(500000, 128, 64).map((f) => {
+    const wavelength = (2 * Math.PI) / f;
+    if (wavelength < 8192 / 4) return f;
+    if (wavelength > 8192 / 1) return f / 8;
+    const smooth = (8192 / wavelength - 1) / (4 - 1);
+    return ((1 - smooth) * f) / 8 + smooth * f;
+  });
+  want.forEach((w, i) => expect(close(inv[i], w, 1e-12), `llama3 plane ${i}`).toBe(true));
+  // Overshoot beyond training: 131072 / 8192 = 16× without scaling, 16 / 8 = 2× with it.
+  expect(close(await value(page, 'scaling-overshoot-plain'), 16, 1e-12)).toBe(true);
+  expect(close(await value(page, 'scaling-overshoot'), 2, 1e-9)).toBe(true);
+  // Every value stays editable: a field of the chapter changes the state and the URL. (Cards
+  // out of view are not laid out: scroll to the chapter as a reader would.)
+  await chapter(page).scrollIntoViewIfNeeded();
+  await page.locator('#scaling-factor').fill('16');
+  await page.locator('#scaling-factor').press('Enter');
+  await expect(page).toHaveURL(/factor=16/);
+  await expect.poll(async () => close(await value(page, 'scaling-overshoot'), 1, 1e-9)).toBe(true);
+});
+
+test('pasting a config: whole, a rope block, fields it cannot use, invalid JSON', async ({ page }) => {
+  await open(page, '/?m=3&n=1');
+  await chapter(page).scrollIntoViewIfNeeded();
+  const box = page.getByLabel('model config');
+  const apply = page.getByRole('button', { name: 'apply config' });
+  const report = page.getByTestId('config-report');
+
+  // A whole config (GPT-NeoX names): base, head dim from hidden_size / heads, rotary_pct.
+  await box.fill('{"hidden_size": 2048, "num_attention_heads": 16, "rotary_emb_base": 50000, "rotary_pct": 0.5, "max_position_embeddings": 4096}');
+  await apply.click();
+  await expect(report).toContainText('hidden_size / num_attention_heads = 2048 / 16 = 128');
+  expect(await page.locator('#dim-slider').inputValue()).toBe('128');
+  const inv = await list(page, 'inv-freq');
+  plain(50000, 64, 64).forEach((w, i) => expect(close(inv[i], w, 1e-9), `plane ${i}`).toBe(true));
+  await expect(page).toHaveURL(/layout=half/);
+
+  // A rope block alone changes only the scaling: YaRN, factor 4 from 32768 (Qwen2.5's recipe).
+  await box.fill('{"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}');
+  await apply.click();
+  await expect(page.getByLabel('scaling', { exact: true })).toHaveValue('yarn');
+  expect(await page.locator('#dim-slider').inputValue()).toBe('128');
+  expect(close(await value(page, 'attention-factor'), 0.1 * Math.log(4) + 1, 1e-12)).toBe(true);
+
+  // What it cannot use is named, with why.
+  await box.fill('{"rope_theta": 1000000, "head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}');
+  await apply.click();
+  await expect(report).toContainText('"mrope" is not a method');
+  await expect(report).toContainText('mrope_section');
+  await expect(page.getByLabel('scaling', { exact: true })).toHaveValue('none');
+
+  // Invalid JSON changes nothing and says where it broke.
+  await expect(page).toHaveURL(/base=1000000/);
+  const url = page.url();
+  await box.fill('{\n  "rope_theta": 10000,\n  "head_dim": 64,\n}');
+  await apply.click();
+  await expect(report).toContainText('line 4, column 1');
+  await expect(report).toContainText('trailing commas');
+  expect(page.url()).toBe(url);
+});
+
+test('the Python export follows the settings', async ({ page }) => {
+  await open(page, '/?preset=deepseek-v3');
+  const python = page.getByTestId('python-export');
+  await expect(python).toContainText('"rope_type": "yarn"');
+  await expect(python).toContainText('"factor": 40.0');
+  await expect(python).toContainText('"mscale_all_dim": 1.0');
+  await expect(python).toContainText('ROPE_INIT_FUNCTIONS["yarn"]');
+  await page.getByLabel('model preset').selectOption('llama-2-7b');
+  await expect(python).toContainText('"rope_type": "default"');
+  await expect(python).toContainText('inv_freq = 1.0 / (base **');
+});
+
+test('the chapter embeds alone with no serious accessibility finding', async ({ page }) => {
+  for (const theme of ['light', 'dark']) {
+    await page.goto(`/?embed=scaling&preset=phi-3-mini-128k&theme=${theme}`);
+    await expect(page.locator('[data-widget]')).toHaveCount(1);
+    await expect(page.getByTestId('scaling-overshoot')).toHaveAttribute('data-value', /\d/);
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), theme).toEqual([]);
+  }
+});
+
+for (const width of [1280, 390]) {
+  for (const theme of ['light', 'dark']) {
+    test(`screenshot of the chapter at ${width} px, ${theme}`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await open(page, `/?theme=${theme}&preset=llama-3.1-8b`);
+      await screenshotOf(chapter(page), `${screenshots}scaling-${width}-${theme}.png`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
+    });
+  }
+}

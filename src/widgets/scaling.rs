@@ -1,0 +1,369 @@
+//! The context-extension chapter (`data-widget="scaling"`): a real model's settings (presets and
+//! pasted configs), each method's parameters named as configs name them, what the method does
+//! to every plane's wavelength against the original and target contexts, which planes would see
+//! angles they never saw in training, the attention factor, and the settings back as Python.
+
+use super::card::WidgetCard;
+use super::controls::NumberField;
+use super::readout::Readout;
+use super::use_lab;
+use crate::rope::{frequencies, stretch, PlaneChange, PlaneStretch, RopeParams, ScalingMethod, ScalingParams};
+use crate::state::config::read_config;
+use crate::state::param::{self, Param};
+use crate::state::presets::PRESETS;
+use crate::state::Change;
+use leptos::prelude::*;
+
+/// One sentence per method: where it comes from and what it trades.
+fn method_note(method: ScalingMethod) -> &'static str {
+    match method {
+        ScalingMethod::None => "Plain RoPE: θᵢ = b^(−2i/d). Beyond the trained context the slow planes turn to angles the model never saw.",
+        ScalingMethod::Linear => "Position interpolation (Chen et al. 2023; kaiokendev): every θᵢ is divided by the factor, so positions up to factor × orig land on angles seen in training, but neighbouring tokens move closer in every plane: short-range detail blurs.",
+        ScalingMethod::Ntk => "NTK-aware scaling (bloc97, 2023): a larger base, b·factor^(d/(d−2)), so the fastest plane keeps its frequency and the slowest is divided by the factor, with a geometric blend between. No fine-tuning needed, but middle planes still extrapolate a little.",
+        ScalingMethod::Dynamic => "Dynamic NTK (Code Llama era, transformers' \"dynamic\"): the NTK base change with a scale that grows with the current sequence length seq_len, so text within max_position_embeddings is not scaled at all. Its frequencies change as the text grows, which is at odds with a cache of rotated keys.",
+        ScalingMethod::Yarn => "YaRN (Peng et al. 2023; DeepSeek, Qwen): planes that turn more than beta_fast times within orig keep their frequency, planes that turn fewer than beta_slow times are interpolated, a linear ramp in between; and an attention factor 0.1·ln(factor) + 1 that sharpens the softmax again.",
+        ScalingMethod::Llama3 => "Llama 3.1 (Meta, 2024): wavelengths shorter than orig / high_freq_factor keep their frequency, longer than orig / low_freq_factor are divided by the factor, with a smooth blend between. The same idea as YaRN's ramp, by wavelength.",
+        ScalingMethod::LongRope => "LongRoPE (Ding et al. 2024; Phi-3): a searched factor for every plane, short_factor within original_max_position_embeddings and long_factor beyond, and the attention factor √(1 + ln(factor)/ln(orig)).",
+        ScalingMethod::Proportional => "p-RoPE (Barbero et al. 2024): keep only the fastest fraction of the planes (partial_rotary_factor) at their usual exponents and drop the lowest frequencies, which carry little position and mostly act as semantic channels; the factor divides what remains.",
+    }
+}
+
+/// The parameters a method reads beside the contexts, as (param, label named as configs name
+/// it, element id). partial_rotary_factor applies to every method.
+/// Every field of [`method_params`], once, in the order they show.
+static ALL_FIELDS: [(&Param, &str, &str); 9] = [
+    (&param::FACTOR, "factor", "scaling-factor"),
+    (&param::SEQ, "seq_len (current length)", "scaling-seq"),
+    (&param::BETA_FAST, "beta_fast", "scaling-beta-fast"),
+    (&param::BETA_SLOW, "beta_slow", "scaling-beta-slow"),
+    (&param::MSCALE, "mscale", "scaling-mscale"),
+    (&param::MSCALE_ALL_DIM, "mscale_all_dim", "scaling-mscale-all-dim"),
+    (&param::LOW_FREQ, "low_freq_factor", "scaling-low-freq"),
+    (&param::HIGH_FREQ, "high_freq_factor", "scaling-high-freq"),
+    (&param::PARTIAL, "partial_rotary_factor", "scaling-partial"),
+];
+
+fn method_params(method: ScalingMethod) -> &'static [(&'static Param, &'static str, &'static str)] {
+    type Field = (&'static Param, &'static str, &'static str);
+    static PLAIN: [Field; 1] = [(&param::PARTIAL, "partial_rotary_factor", "scaling-partial")];
+    static SIMPLE: [Field; 2] = [(&param::FACTOR, "factor", "scaling-factor"), PLAIN[0]];
+    static BY_LENGTH: [Field; 3] = [SIMPLE[0], (&param::SEQ, "seq_len (current length)", "scaling-seq"), PLAIN[0]];
+    static YARN: [Field; 6] = [
+        SIMPLE[0],
+        (&param::BETA_FAST, "beta_fast", "scaling-beta-fast"),
+        (&param::BETA_SLOW, "beta_slow", "scaling-beta-slow"),
+        (&param::MSCALE, "mscale", "scaling-mscale"),
+        (&param::MSCALE_ALL_DIM, "mscale_all_dim", "scaling-mscale-all-dim"),
+        PLAIN[0],
+    ];
+    static LLAMA3: [Field; 4] = [
+        SIMPLE[0],
+        (&param::LOW_FREQ, "low_freq_factor", "scaling-low-freq"),
+        (&param::HIGH_FREQ, "high_freq_factor", "scaling-high-freq"),
+        PLAIN[0],
+    ];
+    match method {
+        ScalingMethod::None => &PLAIN[..],
+        ScalingMethod::Linear | ScalingMethod::Ntk | ScalingMethod::Proportional => &SIMPLE,
+        ScalingMethod::Dynamic | ScalingMethod::LongRope => &BY_LENGTH,
+        ScalingMethod::Yarn => &YARN,
+        ScalingMethod::Llama3 => &LLAMA3,
+    }
+}
+
+const EXAMPLE: &str = r#"{"rope_theta": 500000.0, "head_dim": 128, "max_position_embeddings": 131072,
+ "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                  "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}"#;
+
+#[component]
+pub fn ScalingWidget() -> impl IntoView {
+    let lab = use_lab();
+    let method = lab.select(|s| s.scaling);
+    let preset = lab.select(|s| s.preset);
+    let contexts = lab.select(|s| (s.orig, s.target_context()));
+    let attention = lab.select_derived(|d| d.frequencies.attention_factor);
+    // Every plane before and after, over orig and the target context.
+    let planes = Memo::new(move |_| {
+        let after = lab.derived.with(|d| d.as_ref().ok().map(|d| d.frequencies.inv_freq.clone()))?;
+        lab.state.with(|state| {
+            let params = RopeParams::new(state.base, state.dim).ok()?;
+            // Before: the same head unscaled (p-RoPE's dropped planes stay dropped).
+            let mut plain = ScalingParams { partial: state.partial, ..ScalingParams::default() };
+            if state.scaling == ScalingMethod::Proportional {
+                plain.method = ScalingMethod::Proportional;
+            }
+            let before = frequencies(params, &plain).ok()?.inv_freq;
+            Some(stretch(&before, &after, state.effective_factor(), state.orig as f64, state.target_context() as f64))
+        })
+    });
+    // The worst overshoot beyond the angles seen in training, and how many planes overshoot:
+    // with the frequencies in effect, and with the original ones run to the same target.
+    let overshoot = move |plain: bool| {
+        let (orig, target) = contexts.get();
+        planes.with(|p| {
+            p.as_ref().map(|p| {
+                p.iter().filter(|s| s.change != PlaneChange::Still).fold((1.0f64, 0usize), |(worst, count), s| {
+                    let ratio = if plain {
+                        if s.trained_angle < std::f64::consts::TAU { (target as f64 / orig as f64).max(1.0) } else { 1.0 }
+                    } else {
+                        s.overshoot()
+                    };
+                    (worst.max(ratio), count + usize::from(ratio > 1.0 + 1e-12))
+                })
+            })
+        })
+    };
+    let scaled_overshoot = Signal::derive(move || overshoot(false));
+    let plain_overshoot = Signal::derive(move || overshoot(true));
+    let overshoot_text = move |v: Option<(f64, usize)>, planes: usize| match v {
+        Some((worst, count)) if count > 0 => format!("{}× ({count} of {planes} planes)", crate::state::fmt_number((worst * 100.0).round() / 100.0)),
+        Some(_) => format!("none of {planes} planes"),
+        None => "—".to_string(),
+    };
+    let rotating = move || planes.with(|p| p.as_ref().map_or(0, |p| p.iter().filter(|s| s.change != PlaneChange::Still).count()));
+
+    // Pasting a config.
+    let config_text = RwSignal::new(String::new());
+    let config_report = RwSignal::new(Vec::<(bool, String)>::new());
+    let apply_config = move || {
+        let text = config_text.get_untracked();
+        match read_config(&text) {
+            Err(error) => config_report.set(vec![(true, format!("Not JSON, nothing changed: {error}."))]),
+            Ok(reading) => {
+                let mut notices = Vec::new();
+                lab.state.update(|s| notices = s.apply_config(&reading));
+                let mut report: Vec<(bool, String)> = Vec::new();
+                report.push((false, if reading.read.is_empty() { "Nothing RoPE Lab reads was found.".to_string() } else { format!("Read: {}.", reading.read.join("; ")) }));
+                report.extend(reading.skipped.into_iter().map(|s| (true, format!("{s}."))));
+                report.extend(notices.into_iter().map(|n| (true, format!("{}.", n.message))));
+                config_report.set(report);
+            }
+        }
+    };
+    let python = Memo::new(move |_| lab.state.with(|s| s.python()));
+
+    view! {
+        <WidgetCard id="scaling" class="scaling-widget">
+            <p class="explain">
+                "A model trained on orig tokens has seen each plane turn only as far as orig·θᵢ. Run it on longer text and "
+                "the slow planes (those that never completed a turn) reach angles it never saw. Context extension "
+                "changes the frequencies so that they do not: pick a real model or a method and watch every plane."
+            </p>
+            <div class="control-pair">
+                <div class="control">
+                    <label for="preset-select">"model preset"</label>
+                    <select id="preset-select" on:change=move |ev| {
+                        let id = event_target_value(&ev);
+                        if let Some(p) = PRESETS.iter().find(|p| p.id == id) {
+                            lab.apply(Change::Preset(p.id));
+                        }
+                    }>
+                        <option value="" selected=move || preset.get().is_none()>"(your own settings)"</option>
+                        {PRESETS.iter().map(|p| view! {
+                            <option value=p.id selected=move || preset.get() == Some(p.id)>{p.name}</option>
+                        }).collect_view()}
+                    </select>
+                    <span class="control-note">{move || preset.get().and_then(|id| PRESETS.iter().find(|p| p.id == id)).map(|p| format!("from config.json of {}", p.source)).unwrap_or_default()}</span>
+                </div>
+                <div class="control">
+                    <span class="control-label">"method"</span>
+                    <span class="method-name">{move || method.get().label()}</span>
+                    <span class="control-note">"chosen under Parameters (scaling)"</span>
+                </div>
+            </div>
+            <p class="method-note">{move || method_note(method.get())}</p>
+
+            <div class="scaling-fields">
+                <div class="control">
+                    <label for="scaling-orig">"original_max_position_embeddings"</label>
+                    <NumberField lab param=&param::ORIG id="scaling-orig" step="1"
+                        value=Signal::derive(move || contexts.get().0.to_string()) />
+                </div>
+                <div class="control">
+                    <label for="scaling-target">"max_position_embeddings (target)"</label>
+                    <NumberField lab param=&param::TARGET id="scaling-target" step="1"
+                        value=Signal::derive(move || contexts.get().1.to_string()) />
+                </div>
+                // Every field exists once and shows where its method reads it (rebuilding the
+                // list on each change of method would recreate fields under the reader's hands).
+                {ALL_FIELDS.iter().map(|&(param, label, id)| {
+                    let value = lab.select(move |s| if param.name == "factor" { crate::state::fmt_number(s.effective_factor()) } else { (param.text)(s) });
+                    let shown = move || method_params(method.get()).iter().any(|f| f.2 == id);
+                    view! {
+                        <div class="control" hidden=move || !shown()>
+                            <label for=id>{label}</label>
+                            <NumberField lab param id=id step="any" value=Signal::derive(move || value.get()) />
+                        </div>
+                    }
+                }).collect_view()}
+            </div>
+            <Show when=move || method.get() == ScalingMethod::LongRope>
+                <ListField param=&param::SHORT_FACTOR label="short_factor (one per rotating plane, comma-separated)" />
+                <ListField param=&param::LONG_FACTOR label="long_factor (one per rotating plane, comma-separated)" />
+            </Show>
+
+            <WavelengthChart planes=planes method=method contexts=contexts />
+
+            <div class="readouts">
+                <Readout testid="scaling-overshoot" label="beyond the angles seen in training, scaled"
+                    value=Signal::derive(move || scaled_overshoot.get().map(|v| v.0))
+                    text=Signal::derive(move || overshoot_text(scaled_overshoot.get(), rotating()))
+                    hint="the slow planes' largest angle within max_position_embeddings over their largest in training" />
+                <Readout testid="scaling-overshoot-plain" label="the same without scaling"
+                    value=Signal::derive(move || plain_overshoot.get().map(|v| v.0))
+                    text=Signal::derive(move || overshoot_text(plain_overshoot.get(), rotating()))
+                    hint="the original θᵢ run to max_position_embeddings: max_position_embeddings / orig" />
+                <Readout testid="scaling-attention-factor" label="attention factor" value=attention
+                    hint="multiplies cos and sin for q and k alike, so the logit q·k by its square" />
+            </div>
+            <p class="explain">
+                "Why YaRN and LongRoPE scale attention: interpolated planes crowd more tokens into the same angles, "
+                "the logits spread less and the softmax grows flatter (more entropy). Multiplying q and k by the "
+                "factor t multiplies every logit by t², sharpening it back. Llama 3, PI and NTK use none (1)."
+            </p>
+
+            <h3>"Paste a config"</h3>
+            <p class="explain">"A whole Hugging Face config.json, or just its rope_scaling (or rope_parameters) block. It is read as transformers reads it; what cannot be used is named below."</p>
+            <textarea class="config-text" rows="6" spellcheck="false" aria-label="model config (config.json or its rope block)"
+                placeholder=EXAMPLE
+                prop:value=move || config_text.get()
+                on:input=move |ev| config_text.set(event_target_value(&ev))></textarea>
+            <div class="config-actions">
+                <button type="button" on:click=move |_| apply_config()>"apply config"</button>
+                <button type="button" on:click=move |_| { config_text.set(EXAMPLE.to_string()); }>"paste an example"</button>
+            </div>
+            <ul class="config-report" data-testid="config-report" role="status" aria-live="polite">
+                {move || config_report.get().into_iter().map(|(problem, text)| view! {
+                    <li class:problem=problem>{text}</li>
+                }).collect_view()}
+            </ul>
+
+            <h3>"The same in Python"</h3>
+            <p class="explain">"The settings in effect as a transformers rope_parameters dict, and the lines that compute the same inverse frequencies: run them and compare with inv-freq here."</p>
+            <pre class="python" data-testid="python-export" tabindex="0" aria-label="Python code for these settings">{move || python.get()}</pre>
+        </WidgetCard>
+    }
+}
+
+/// A comma-separated list parameter in a text field, read as the URL reads it.
+#[component]
+fn ListField(param: &'static Param, label: &'static str) -> impl IntoView {
+    let lab = use_lab();
+    let value = lab.select(move |s| (param.text)(s));
+    let id = format!("scaling-{}", param.name);
+    view! {
+        <div class="control">
+            <label for=id.clone()>{label}</label>
+            <input type="text" class="list-field" id=id spellcheck="false" placeholder="all 1"
+                prop:value=move || value.get()
+                on:change=move |ev| {
+                    let text = event_target_value(&ev);
+                    if text.trim().is_empty() {
+                        lab.apply(if param.name == "short_factor" { Change::ShortFactor(None) } else { Change::LongFactor(None) });
+                    } else {
+                        lab.set_text(param, &text);
+                    }
+                } />
+        </div>
+    }
+}
+
+/// Every plane's wavelength before (rings) and after (dots) on a log axis, with the original
+/// and target contexts as lines, and each plane's column shaded by what scaling did to it.
+#[component]
+fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<ScalingMethod>, contexts: Memo<(u64, u64)>) -> impl IntoView {
+    const W: f64 = 420.0;
+    const H: f64 = 280.0;
+    const LEFT: f64 = 56.0;
+    const RIGHT: f64 = 8.0;
+    const TOP: f64 = 10.0;
+    const BOTTOM: f64 = 34.0;
+    let labels = move || match method.get() {
+        ScalingMethod::Yarn => ["extrapolated (kept)", "ramp", "interpolated (÷ factor)"],
+        ScalingMethod::Llama3 => ["high frequency (kept)", "medium (blended)", "low frequency (÷ factor)"],
+        _ => ["kept", "changed otherwise", "divided by factor"],
+    };
+    let drawing = move || {
+        let (orig, target) = contexts.get();
+        planes.with(|planes| {
+            let planes = planes.as_ref()?;
+            let finite = |v: f64| v.is_finite().then_some(v);
+            let values = planes.iter().flat_map(|p| [finite(p.wavelength_before), finite(p.wavelength_after)]).flatten();
+            let (lo, hi) = values.chain([orig as f64, target as f64]).fold((f64::INFINITY, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+            if !(lo > 0.0 && hi.is_finite()) {
+                return None;
+            }
+            let (lo, hi) = (lo.log10().floor(), hi.log10().ceil().max(lo.log10().floor() + 1.0));
+            let n = planes.len().max(1) as f64;
+            let col = (W - LEFT - RIGHT) / n;
+            let x = move |i: usize| LEFT + (i as f64 + 0.5) * col;
+            let y = move |v: f64| TOP + (hi - v.log10()) / (hi - lo) * (H - TOP - BOTTOM);
+            let bands = planes.iter().enumerate().filter_map(|(i, p)| {
+                let class = match p.change {
+                    PlaneChange::Kept => "band kept",
+                    PlaneChange::Blended => "band blended",
+                    PlaneChange::Interpolated => "band interpolated",
+                    PlaneChange::Still => "band still",
+                };
+                Some(view! { <rect class=class x=format!("{:.1}", LEFT + i as f64 * col) y=TOP width=format!("{:.2}", col) height=H - TOP - BOTTOM /> })
+            }).collect_view();
+            let r = (col * 0.35).clamp(1.2, 4.0);
+            let dots = planes.iter().enumerate().map(|(i, p)| {
+                let before = p.wavelength_before.is_finite().then(|| view! { <circle class="before" cx=format!("{:.1}", x(i)) cy=format!("{:.1}", y(p.wavelength_before)) r=r /> });
+                let after = p.wavelength_after.is_finite().then(|| view! { <circle class="after" cx=format!("{:.1}", x(i)) cy=format!("{:.1}", y(p.wavelength_after)) r=r * 0.8 /> });
+                view! { {before}{after} }
+            }).collect_view();
+            let ticks = ((lo as i32)..=(hi as i32)).map(|e| {
+                let v = 10f64.powi(e);
+                view! {
+                    <line class="grid" x1=LEFT x2=W - RIGHT y1=y(v) y2=y(v) />
+                    <text class="tick" x=LEFT - 6.0 y=y(v) + 4.0 text-anchor="end">{format!("1e{e}")}</text>
+                }
+            }).collect_view();
+            let context_line = |v: u64, class: &'static str, label: String| view! {
+                <line class=class x1=LEFT x2=W - RIGHT y1=y(v as f64) y2=y(v as f64) />
+                <text class=format!("{class}-label") x=W - RIGHT - 4.0 y=y(v as f64) - 4.0 text-anchor="end">{label}</text>
+            };
+            Some(view! {
+                {bands}{ticks}
+                {context_line(orig, "orig-line", format!("original context {orig}"))}
+                {context_line(target, "target-line", format!("target {target}"))}
+                {dots}
+                <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 8.0 text-anchor="middle">"plane i (fast → slow)"</text>
+                <text class="axis-title" x=14 y=TOP + (H - TOP - BOTTOM) / 2.0 text-anchor="middle"
+                    transform=format!("rotate(-90 14 {})", TOP + (H - TOP - BOTTOM) / 2.0)>"wavelength (tokens)"</text>
+            })
+        })
+    };
+    let summary = move || {
+        let (orig, target) = contexts.get();
+        planes.with(|p| {
+            let p = p.as_deref().unwrap_or_default();
+            let count = |c: PlaneChange| p.iter().filter(|s| s.change == c).count();
+            let [kept, blended, divided] = labels();
+            format!(
+                "Wavelength of each of {} planes before and after scaling, log scale, with the original context {orig} and the target {target}: {} {kept}, {} {blended}, {} {divided}, {} not rotating.",
+                p.len(), count(PlaneChange::Kept), count(PlaneChange::Blended), count(PlaneChange::Interpolated), count(PlaneChange::Still)
+            )
+        })
+    };
+    view! {
+        <figure class="wavelength-figure">
+            <svg class="wavelength-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=summary>
+                {drawing}
+            </svg>
+            <figcaption class="legend">
+                <span><span class="legend-mark ring"></span>" before (θᵢ)"</span>
+                <span><span class="legend-mark dot"></span>" after (in effect)"</span>
+                {move || {
+                    let [kept, blended, divided] = labels();
+                    view! {
+                        <span><span class="swatch kept"></span>" "{kept}</span>
+                        <span><span class="swatch blended"></span>" "{blended}</span>
+                        <span><span class="swatch interpolated"></span>" "{divided}</span>
+                    }
+                }}
+            </figcaption>
+        </figure>
+    }
+}

@@ -16,13 +16,12 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // order 15.5, counting 11.4, layouts 7.5 KB), the decay chart's absolute bound, the table of
 // contents and references the rest: 381 KB. Issue 9's goal is 200 KB: twiggy shows the cost
 // spread over thousands of monomorphised view closures (Leptos' typed views). Building with
-// `--cfg erase_components` (.cargo/config.toml: Leptos boxes each reactive closure instead of
-// compiling its render code per closure) took 45 KB off: 336 KB, budget 340 KB. It costs
-// about 2.5 ms per base step and 6 ms per dimension step (60 presses, A/B in one session),
-// which rebuild many closures; the download is paid by every reader of an embed, the step only
-// by whoever drags that slider. Issue 11's context-extension chapter (presets, a JSON reader
-// for pasted configs, the wavelength chart in SVG, the Python export) costs 27 KB: 364 KB.
-const BUDGET_GZIP_BYTES = 368 * 1024;
+// `--cfg erase_components` (Leptos boxes each reactive closure) took 45 KB off but cost about
+// 2.5 ms per base step and 6 ms per dimension step, and the decay chart's in-browser test drew
+// nothing under it: not adopted yet. Issue 11's context-extension chapter (presets, a JSON
+// reader for pasted configs, the wavelength chart in SVG, the Python export) costs 27 KB:
+// 425 KB, budget 428 KB.
+const BUDGET_GZIP_BYTES = 428 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

@@ -1,6 +1,9 @@
 // Shared by the end-to-end specs: a page that fails its test on any console error or warning
 // or uncaught exception, and helpers to read the contract's readable values.
 import { test as base, expect } from '@playwright/test';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
 
 export const test = base.extend({
   page: async ({ page }, use) => {
@@ -73,4 +76,13 @@ export async function screenshotOf(locator, path) {
   await locator.scrollIntoViewIfNeeded();
   await locator.page().waitForTimeout(400);
   await locator.screenshot({ path });
+}
+
+/** axe-core's serious and critical findings on the page as it is, one line each. */
+export async function seriousAxeFindings(page) {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`);
 }

@@ -3,11 +3,9 @@
 // what they say, the Python export follows, and screenshots at desktop and phone widths, light
 // and dark. Expected numbers are computed here from the published formulas.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, list, open, close, screenshotOf } from './fixtures.mjs';
+import { test, expect, value, list, open, close, screenshotOf, seriousAxeFindings } from './fixtures.mjs';
 
-const require = createRequire(import.meta.url);
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
 const chapter = (page) => page.locator('[data-widget="scaling"]');
@@ -127,10 +125,7 @@ test('the chapter embeds alone with no serious accessibility finding', async ({ 
     await page.goto(`/?embed=scaling&preset=phi-3-mini-128k&theme=${theme}`);
     await expect(page.locator('[data-widget]')).toHaveCount(1);
     await expect(page.getByTestId('scaling-overshoot')).toHaveAttribute('data-value', /\d/);
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), theme).toEqual([]);
+    expect(await seriousAxeFindings(page), theme).toEqual([]);
   }
 });
 

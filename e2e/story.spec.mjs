@@ -2,11 +2,9 @@
 // moved and its readable values are checked against the formulas of the papers, computed here
 // independently of the app. Screenshots of every chapter at 1280 and 390 px, light and dark.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, list, open, close, screenshotOf } from './fixtures.mjs';
+import { test, expect, value, list, open, close, screenshotOf, seriousAxeFindings } from './fixtures.mjs';
 
-const require = createRequire(import.meta.url);
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
 
@@ -154,10 +152,7 @@ test('every new chapter embeds alone and has no serious accessibility finding', 
     await page.goto(`/?embed=${id}&theme=dark`);
     await expect(page.locator('[data-widget]')).toHaveCount(1);
     await expect(page.locator(`[data-widget="${id}"] output[data-value]`).first()).toHaveAttribute('data-value', /\d/);
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), id).toEqual([]);
+    expect(await seriousAxeFindings(page), id).toEqual([]);
   }
 });
 

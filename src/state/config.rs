@@ -1,6 +1,5 @@
 //! A Hugging Face `config.json` (or just its rope block) read as the lab's parameters, the way
-//! transformers reads it, and the reverse: the current settings as a transformers
-//! `rope_parameters` dict with the lines that compute the same inverse frequencies.
+//! transformers reads it. The reverse, the settings as Python, is [`super::python`].
 //!
 //! What transformers reads (modeling_rope_utils and the model configs): the base from
 //! `rope_theta` (GPT-NeoX: `rotary_emb_base`; transformers 5 may nest it in `rope_parameters`);
@@ -32,7 +31,7 @@ pub struct ConfigReading {
 const TYPE_KEYS: [&str; 2] = ["rope_type", "type"];
 
 /// The fields each method reads from its rope block (besides its type), as transformers does.
-fn method_fields(method: ScalingMethod) -> &'static [&'static str] {
+pub(super) fn method_fields(method: ScalingMethod) -> &'static [&'static str] {
     match method {
         ScalingMethod::None => &[],
         ScalingMethod::Linear | ScalingMethod::Ntk | ScalingMethod::Proportional => &["factor"],
@@ -73,6 +72,12 @@ impl Reading {
                 None
             }
         }
+    }
+
+    /// The first of `candidates` (name, value) that is present, read as a number.
+    fn first_number(&mut self, candidates: &[(String, Option<&Json>)]) -> Option<f64> {
+        let (name, value) = candidates.iter().find_map(|(name, value)| value.map(|v| (name, v)))?;
+        self.number(name, value)
     }
 
     fn list(&mut self, name: &str, value: &Json) -> Option<Vec<f64>> {
@@ -127,25 +132,14 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
 
     // The base and the fraction that rotates: a whole config's, or a rope block's own
     // (transformers 5 keeps both in rope_parameters).
-    {
-        let theta = [("rope_theta", root.get("rope_theta")), ("rotary_emb_base", root.get("rotary_emb_base"))]
-            .into_iter()
-            .chain(block.filter(|_| whole).map(|b| (field_static(block_name, "rope_theta"), b.get("rope_theta"))))
-            .find_map(|(name, v)| v.map(|v| (name, v)));
-        if let Some((name, v)) = theta {
-            if let Some(base) = r.number(name, v) {
-                r.changes.push(Change::Base(base));
-            }
-        }
-        let partial = [("partial_rotary_factor", root.get("partial_rotary_factor")), ("rotary_pct", root.get("rotary_pct"))]
-            .into_iter()
-            .chain(block.filter(|_| whole).map(|b| (field_static(block_name, "partial_rotary_factor"), b.get("partial_rotary_factor"))))
-            .find_map(|(name, v)| v.map(|v| (name, v)));
-        if let Some((name, v)) = partial {
-            if let Some(p) = r.number(name, v) {
-                r.changes.push(Change::Partial(p));
-            }
-        }
+    let nested_field = |name: &str| (field(name), block.filter(|_| whole).and_then(|b| b.get(name)));
+    let top = |name: &str| (name.to_string(), root.get(name));
+    if let Some(base) = r.first_number(&[top("rope_theta"), top("rotary_emb_base"), nested_field("rope_theta")]) {
+        r.changes.push(Change::Base(base));
+    }
+    let partial = [top("partial_rotary_factor"), top("rotary_pct"), nested_field("partial_rotary_factor")];
+    if let Some(p) = r.first_number(&partial) {
+        r.changes.push(Change::Partial(p));
     }
     if whole {
         // The head dimension (its rotary part where the model splits it).
@@ -250,16 +244,6 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
     Ok(finish(r, whole, method, factor, block_original, max_positions, top_original))
 }
 
-/// `block.name` as a static label for the few fields looked up in two places.
-fn field_static(block: &str, name: &'static str) -> &'static str {
-    match (block, name) {
-        ("rope_parameters", "rope_theta") => "rope_parameters.rope_theta",
-        ("rope_scaling", "rope_theta") => "rope_scaling.rope_theta",
-        ("rope_parameters", "partial_rotary_factor") => "rope_parameters.partial_rotary_factor",
-        ("rope_scaling", "partial_rotary_factor") => "rope_scaling.partial_rotary_factor",
-        _ => name,
-    }
-}
 
 fn finish(
     mut r: Reading,
@@ -350,84 +334,5 @@ impl LabState {
         for change in reading.changes.iter().cloned() {
             self.apply_into(change, notes);
         }
-    }
-
-    /// The settings in effect as a transformers `rope_parameters` dict and the few lines that
-    /// compute the same inverse frequencies, to check a model against.
-    pub fn python(&self) -> String {
-        let s = self.scaling_params();
-        let num = |v: f64| {
-            let text = fmt_number(v);
-            if text.contains(['.', 'e']) { text } else { format!("{text}.0") }
-        };
-        let mut dict = vec![
-            format!("\"rope_type\": \"{}\"", if self.scaling == ScalingMethod::None { "default" } else { self.scaling.as_str() }),
-            format!("\"rope_theta\": {}", num(self.base)),
-        ];
-        if self.partial != 1.0 {
-            dict.push(format!("\"partial_rotary_factor\": {}", num(self.partial)));
-        }
-        let list = |v: &Option<Vec<f64>>, planes: usize| {
-            let values = v.clone().unwrap_or_else(|| vec![1.0; planes]);
-            format!("[{}]", values.iter().map(|x| num(*x)).collect::<Vec<_>>().join(", "))
-        };
-        let planes = self.scaling.rotary_dim(self.dim, self.partial).unwrap_or(self.dim) / 2;
-        for key in method_fields(self.scaling) {
-            let value = match *key {
-                "factor" => num(s.factor),
-                "original_max_position_embeddings" => self.orig.to_string(),
-                "beta_fast" => num(s.beta_fast),
-                "beta_slow" => num(s.beta_slow),
-                "mscale" => match s.mscale { Some(v) => num(v), None => continue },
-                "mscale_all_dim" => match s.mscale_all_dim { Some(v) => num(v), None => continue },
-                "low_freq_factor" => num(s.low_freq_factor),
-                "high_freq_factor" => num(s.high_freq_factor),
-                "short_factor" => list(&s.short_factor, planes),
-                "long_factor" => list(&s.long_factor, planes),
-                _ => continue,
-            };
-            dict.push(format!("\"{key}\": {value}"));
-        }
-        let max_positions = match self.scaling {
-            ScalingMethod::Dynamic => self.orig,
-            _ => self.target_context(),
-        };
-        let mut out = format!(
-            "# RoPE Lab: d = {}, {} layout\nrope_parameters = {{\n    {},\n}}\n",
-            self.dim,
-            self.layout.as_str(),
-            dict.join(",\n    ")
-        );
-        if self.scaling == ScalingMethod::Ntk {
-            // Not a transformers rope_type: the fixed NTK-aware base change, written out.
-            out += &format!(
-                "# \"ntk\" is the fixed NTK-aware base change, not a transformers rope_type:\nimport torch\n\
-                 d, base, factor = {}, {}, {}\nbase = base * factor ** (d / (d - 2))\n\
-                 inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).double() / d))\n",
-                self.scaling.rotary_dim(self.dim, self.partial).unwrap_or(self.dim),
-                num(self.base),
-                num(s.factor)
-            );
-            return out;
-        }
-        out += &format!(
-            "\n# transformers 5.x\nfrom transformers import LlamaConfig\n\
-             from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS\n\
-             config = LlamaConfig(head_dim={}, hidden_size={}, num_attention_heads=1,\n    \
-             max_position_embeddings={}, rope_parameters=rope_parameters)\n",
-            self.dim, self.dim, max_positions
-        );
-        if self.scaling == ScalingMethod::None {
-            out += "import torch\nd, base = config.head_dim, rope_parameters[\"rope_theta\"]\n\
-                    inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))\n\
-                    attention_factor = 1.0\n";
-        } else {
-            let seq = match self.scaling {
-                ScalingMethod::Dynamic | ScalingMethod::LongRope => format!(", seq_len={}", s.seq_len),
-                _ => String::new(),
-            };
-            out += &format!("inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[\"{}\"](config, \"cpu\"{seq})\n", self.scaling.as_str());
-        }
-        out
     }
 }

@@ -15,6 +15,7 @@ mod format;
 pub mod json;
 mod notes;
 pub mod presets;
+mod python;
 pub mod param;
 pub mod query;
 

@@ -82,18 +82,21 @@ pub fn ScalingWidget() -> impl IntoView {
     let preset = lab.select(|s| s.preset);
     let contexts = lab.select(|s| (s.orig, s.target_context()));
     let attention = lab.select_derived(|d| d.frequencies.attention_factor);
-    // Every plane before and after, over orig and the target context.
+    // Every plane before and after, over orig and the target context. Only the model's
+    // settings feed it: moving m or n (every slider step) recomputes nothing here.
+    let model = lab.select(|s| (s.base, s.dim, s.layout, s.target_context(), s.scaling_params()));
+    let after = lab.select_derived(|d| d.frequencies.inv_freq.clone());
     let planes = Memo::new(move |_| {
-        let after = lab.derived.with(|d| d.as_ref().ok().map(|d| d.frequencies.inv_freq.clone()))?;
-        lab.state.with(|state| {
-            let params = RopeParams::new(state.base, state.dim).ok()?;
+        let after = after.get()?;
+        model.with(|(base, dim, _, target, scaling)| {
+            let params = RopeParams::new(*base, *dim).ok()?;
             // Before: the same head unscaled (p-RoPE's dropped planes stay dropped).
-            let mut plain = ScalingParams { partial: state.partial, ..ScalingParams::default() };
-            if state.scaling == ScalingMethod::Proportional {
+            let mut plain = ScalingParams { partial: scaling.partial, ..ScalingParams::default() };
+            if scaling.method == ScalingMethod::Proportional {
                 plain.method = ScalingMethod::Proportional;
             }
             let before = frequencies(params, &plain).ok()?.inv_freq;
-            Some(stretch(&before, &after, state.effective_factor(), state.orig as f64, state.target_context() as f64))
+            Some(stretch(&before, &after, scaling.factor, scaling.original_context as f64, *target as f64))
         })
     });
     // The worst overshoot beyond the angles seen in training, and how many planes overshoot:
@@ -140,7 +143,10 @@ pub fn ScalingWidget() -> impl IntoView {
             }
         }
     };
-    let python = Memo::new(move |_| lab.state.with(|s| s.python()));
+    let python = Memo::new(move |_| {
+        model.track();
+        lab.state.with_untracked(|s| s.python())
+    });
 
     view! {
         <WidgetCard id="scaling" class="scaling-widget">

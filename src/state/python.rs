@@ -1,0 +1,89 @@
+//! The settings in effect as a transformers `rope_parameters` dict, with the few lines that
+//! compute the same inverse frequencies, so an engineer can check a model against the page.
+//! The dict names its fields as [`super::config`] reads them, so it pastes back unchanged.
+
+use super::config::method_fields;
+use super::format::fmt_number;
+use super::LabState;
+use crate::rope::ScalingMethod;
+
+impl LabState {
+    /// The settings in effect as a transformers `rope_parameters` dict and the few lines that
+    /// compute the same inverse frequencies, to check a model against.
+    pub fn python(&self) -> String {
+        let s = self.scaling_params();
+        let num = |v: f64| {
+            let text = fmt_number(v);
+            if text.contains(['.', 'e']) { text } else { format!("{text}.0") }
+        };
+        let mut dict = vec![
+            format!("\"rope_type\": \"{}\"", if self.scaling == ScalingMethod::None { "default" } else { self.scaling.as_str() }),
+            format!("\"rope_theta\": {}", num(self.base)),
+        ];
+        if self.partial != 1.0 {
+            dict.push(format!("\"partial_rotary_factor\": {}", num(self.partial)));
+        }
+        let list = |v: &Option<Vec<f64>>, planes: usize| {
+            let values = v.clone().unwrap_or_else(|| vec![1.0; planes]);
+            format!("[{}]", values.iter().map(|x| num(*x)).collect::<Vec<_>>().join(", "))
+        };
+        let planes = self.scaling.rotary_dim(self.dim, self.partial).unwrap_or(self.dim) / 2;
+        for key in method_fields(self.scaling) {
+            let value = match *key {
+                "factor" => num(s.factor),
+                "original_max_position_embeddings" => self.orig.to_string(),
+                "beta_fast" => num(s.beta_fast),
+                "beta_slow" => num(s.beta_slow),
+                "mscale" => match s.mscale { Some(v) => num(v), None => continue },
+                "mscale_all_dim" => match s.mscale_all_dim { Some(v) => num(v), None => continue },
+                "low_freq_factor" => num(s.low_freq_factor),
+                "high_freq_factor" => num(s.high_freq_factor),
+                "short_factor" => list(&s.short_factor, planes),
+                "long_factor" => list(&s.long_factor, planes),
+                _ => continue,
+            };
+            dict.push(format!("\"{key}\": {value}"));
+        }
+        let max_positions = match self.scaling {
+            ScalingMethod::Dynamic => self.orig,
+            _ => self.target_context(),
+        };
+        let mut out = format!(
+            "# RoPE Lab: d = {}, {} layout\nrope_parameters = {{\n    {},\n}}\n",
+            self.dim,
+            self.layout.as_str(),
+            dict.join(",\n    ")
+        );
+        if self.scaling == ScalingMethod::Ntk {
+            // Not a transformers rope_type: the fixed NTK-aware base change, written out.
+            out += &format!(
+                "# \"ntk\" is the fixed NTK-aware base change, not a transformers rope_type:\nimport torch\n\
+                 d, base, factor = {}, {}, {}\nbase = base * factor ** (d / (d - 2))\n\
+                 inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).double() / d))\n",
+                self.scaling.rotary_dim(self.dim, self.partial).unwrap_or(self.dim),
+                num(self.base),
+                num(s.factor)
+            );
+            return out;
+        }
+        out += &format!(
+            "\n# transformers 5.x\nfrom transformers import LlamaConfig\n\
+             from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS\n\
+             config = LlamaConfig(head_dim={}, hidden_size={}, num_attention_heads=1,\n    \
+             max_position_embeddings={}, rope_parameters=rope_parameters)\n",
+            self.dim, self.dim, max_positions
+        );
+        if self.scaling == ScalingMethod::None {
+            out += "import torch\nd, base = config.head_dim, rope_parameters[\"rope_theta\"]\n\
+                    inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))\n\
+                    attention_factor = 1.0\n";
+        } else {
+            let seq = match self.scaling {
+                ScalingMethod::Dynamic | ScalingMethod::LongRope => format!(", seq_len={}", s.seq_len),
+                _ => String::new(),
+            };
+            out += &format!("inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[\"{}\"](config, \"cpu\"{seq})\n", self.scaling.as_str());
+        }
+        out
+    }
+}

@@ -20,8 +20,9 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // 2.5 ms per base step and 6 ms per dimension step, and the decay chart's in-browser test drew
 // nothing under it: not adopted yet. Issue 11's context-extension chapter (presets, a JSON
 // reader for pasted configs, the wavelength chart in SVG, the Python export) costs 27 KB:
-// 425 KB, budget 428 KB.
-const BUDGET_GZIP_BYTES = 428 * 1024;
+// 425 KB. Its comparison of two methods (an SVG chart), xPos on the decay chart and the heatmap's
+// original-θᵢ switch cost 22 KB more: 447 KB, budget 450 KB.
+const BUDGET_GZIP_BYTES = 450 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

@@ -71,11 +71,19 @@ export async function screenshotWholePage(page, path) {
   await page.setViewportSize({ width, height: original });
 }
 
-/** A screenshot of one element, once it has come into view and drawn. */
+/** A screenshot of one element, once all of it is in view and drawn: the viewport grows to
+ * the element's height first, since charts below the fold draw only once they come into view. */
 export async function screenshotOf(locator, path) {
+  const page = locator.page();
+  const { width, height: original } = page.viewportSize();
   await locator.scrollIntoViewIfNeeded();
-  await locator.page().waitForTimeout(400);
+  await page.waitForTimeout(300);
+  const box = await locator.boundingBox();
+  if (box && box.height > original) await page.setViewportSize({ width, height: Math.ceil(box.height) + 40 });
+  await locator.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(500);
   await locator.screenshot({ path });
+  await page.setViewportSize({ width, height: original });
 }
 
 /** axe-core's serious and critical findings on the page as it is, one line each. */

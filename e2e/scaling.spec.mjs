@@ -120,6 +120,90 @@ test('the Python export follows the settings', async ({ page }) => {
   await expect(python).toContainText('inv_freq = 1.0 / (base **');
 });
 
+// The mean of cos(Δθᵢ) over the planes: the q = k score per unit |q|² at distance Δ.
+async function embedded(page, query) {
+  await page.goto(`/?embed=scaling&${query}`);
+  await expect(page.getByTestId('scaling-compare-gap')).toHaveAttribute('data-value', /\d/);
+}
+const meanCos = (theta, delta) => theta.reduce((sum, t) => sum + Math.cos(delta * t), 0) / theta.length;
+
+test('two methods side by side: A and B from the chapter, their curves computed as published', async ({ page }) => {
+  await embedded(page, 'orig=4096&factor=8&scaling=linear&scaling_b=ntk');
+  // A is PI: every θᵢ divided by 8, so at distance 1 the q = k score is the mean of cos(θᵢ/8).
+  const theta = plain(10000, 64, 32);
+  const near = await value(page, 'scaling-near-score');
+  expect(close(near, meanCos(theta.map((t) => t / 8), 1), 1e-12), `${near}`).toBe(true);
+  // Its difference with B (NTK keeps the fastest plane) is far from 0 somewhere.
+  expect(await value(page, 'scaling-compare-gap')).toBeGreaterThan(0.05);
+  // Picking A and B in the chapter: the URL and the page-wide method follow.
+  await page.getByLabel('rope_type (method A)').selectOption('yarn');
+  await expect(page).toHaveURL(/scaling=yarn/);
+  await page.getByLabel('compare with (method B)').selectOption('llama3');
+  await expect(page).toHaveURL(/scaling_b=llama3/);
+  // YaRN keeps the planes that turn more than beta_fast times within orig, so up close it
+  // follows the original far more closely than PI does.
+  await expect.poll(async () => value(page, 'scaling-near-score')).toBeLessThan(near);
+  // B's own fields show beside A's: low_freq_factor is Llama 3's.
+  await expect(page.locator('#scaling-low-freq')).toBeVisible();
+  await page.getByLabel('compare with (method B)').selectOption('');
+  await expect(page).not.toHaveURL(/scaling_b=/);
+  await expect(page.locator('#scaling-low-freq')).toBeHidden();
+  // With plain RoPE as A, B = ntk still shows the factor field, which both read.
+  await embedded(page, 'scaling_b=ntk');
+  await expect(page.locator('#scaling-factor')).toBeVisible();
+  await page.locator('#scaling-factor').fill('4');
+  await page.locator('#scaling-factor').press('Enter');
+  await expect(page).toHaveURL(/factor=4/);
+  await expect.poll(async () => value(page, 'scaling-compare-gap')).toBeGreaterThan(0.01);
+});
+
+test('xPos: the switch overlays its decay, with the values the paper and torchscale give', async ({ page }) => {
+  await embedded(page, '');
+  await page.getByLabel('xPos: add its decay').check();
+  await expect(page).toHaveURL(/xpos=1/);
+  await page.locator('#scale-base').fill('256');
+  await page.locator('#scale-base').press('Enter');
+  await expect(page).toHaveURL(/scale_base=256/);
+  // The decay chart's readout at r: the mean over planes of ζᵢ^(r/scale_base)·cos(rθᵢ), with
+  // torchscale's ζ = (arange(0, d, 2) + 0.4·d) / (1.4·d).
+  await open(page, '/?xpos=1&scale_base=256&r=300&range=1024');
+  const theta = plain(10000, 64, 32);
+  const zeta = theta.map((_, i) => (2 * i + 0.4 * 64) / (1.4 * 64));
+  const want = theta.reduce((sum, t, i) => sum + zeta[i] ** (300 / 256) * Math.cos(300 * t), 0) / 32;
+  expect(close(await value(page, 'decay-xpos'), want, 1e-12)).toBe(true);
+  // Unchecking on the decay chart takes it off everywhere.
+  const decay = page.locator('[data-widget="decay"]');
+  await decay.scrollIntoViewIfNeeded();
+  await decay.getByLabel(/overlay xPos/).uncheck();
+  await expect(page).not.toHaveURL(/xpos=/);
+  await expect(page.getByTestId('decay-xpos')).toHaveCount(0);
+});
+
+test('the heatmap with the original θᵢ: the score a model without extension would give', async ({ page }) => {
+  // Plain RoPE's score at m = 40, n = 3 ...
+  await open(page, '/?m=40&n=3');
+  const plainScore = await value(page, 'score');
+  // ... is what the heatmap reads at (40, 3) with PI in effect but "original θᵢ" checked.
+  await open(page, '/?m=40&n=3&scaling=linear&factor=8');
+  expect(await value(page, 'score')).not.toBeCloseTo(plainScore, 6);
+  const heatmap = page.locator('[data-widget="heatmap"]');
+  await heatmap.scrollIntoViewIfNeeded();
+  const original = heatmap.getByLabel(/original θᵢ, without context extension/);
+  await original.check();
+  await expect(page).toHaveURL(/unscaled=1/);
+  const canvas = heatmap.locator('canvas.heatmap-canvas');
+  await canvas.focus();
+  await canvas.press('ArrowRight');
+  await canvas.press('ArrowLeft');
+  const hover = page.getByTestId('heatmap-hover');
+  await expect(hover).toHaveAttribute('data-m', '40');
+  await expect(hover).toHaveAttribute('data-n', '3');
+  expect(close(Number(await hover.getAttribute('data-value')), plainScore, 1e-12)).toBe(true);
+  // Without scaling the switch has nothing to compare and is not shown.
+  await open(page, '/');
+  await expect(page.locator('[data-widget="heatmap"]').getByLabel(/original θᵢ/)).toBeHidden();
+});
+
 test('the chapter embeds alone with no serious accessibility finding', async ({ page }) => {
   for (const theme of ['light', 'dark']) {
     await page.goto(`/?embed=scaling&preset=phi-3-mini-128k&theme=${theme}`);
@@ -133,7 +217,7 @@ for (const width of [1280, 390]) {
   for (const theme of ['light', 'dark']) {
     test(`screenshot of the chapter at ${width} px, ${theme}`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      await open(page, `/?theme=${theme}&preset=llama-3.1-8b`);
+      await open(page, `/?theme=${theme}&preset=llama-3.1-8b&scaling_b=linear&xpos=1`);
       await screenshotOf(chapter(page), `${screenshots}scaling-${width}-${theme}.png`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);

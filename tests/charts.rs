@@ -69,6 +69,20 @@ fn the_decay_chart_draws_the_whole_curve_unclipped_with_its_cursor() {
     assert!(svg.lines().any(|l| l.contains("<circle") && l.contains("#1C2028")));
 }
 
+#[test]
+fn the_xpos_overlay_is_drawn_in_ks_colour_and_named_in_the_legend() {
+    let mut chart = roformer_figure();
+    let style = ChartStyle::LIGHT;
+    let k = format!("#{:02X}{:02X}{:02X}", style.k.0, style.k.1, style.k.2);
+    assert!(!render(&chart, &style).lines().any(|l| l.contains("<polyline") && l.contains(&k)));
+    assert!(!chart.legend(&style).iter().any(|e| e.label.contains("xPos")));
+    chart.xpos = rope_lab::rope::xpos_mean_cos(&Frequencies::plain(RopeParams::new(10000.0, 128).unwrap()).inv_freq, &chart.distances, 512.0);
+    let svg = render(&chart, &style);
+    let curve = svg.lines().find(|l| l.contains("<polyline") && l.contains(&k)).expect("a polyline in k's colour");
+    assert_eq!(curve.split("points=\"").nth(1).unwrap().split('"').next().unwrap().split_whitespace().count(), 257);
+    assert!(chart.legend(&style).iter().any(|e| e.label.contains("xPos")));
+}
+
 /// A backend that records the text drawn on it (and draws nothing else).
 struct TextRecorder(Rc<RefCell<Vec<String>>>);
 
@@ -103,7 +117,7 @@ fn the_decay_chart_says_what_it_plots() {
     draw_decay(&area, &roformer_figure(), &ChartStyle::LIGHT).unwrap();
     let texts = texts.borrow().clone();
     // RoFormer's figure 2 is the relative bound: it caps nothing by itself (issue 10).
-    assert!(texts.iter().any(|t| t == "RoFormer's relative upper bound against relative distance"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "RoFormer's relative bound, and scores"), "{texts:?}");
     assert!(texts.iter().any(|t| t == "relative distance n − m (tokens)"), "{texts:?}");
     assert!(texts.iter().any(|t| t == "relative bound"), "{texts:?}");
     // Axis ticks are plain numbers; the y axis reaches past the peak f(0) = 32.5.
@@ -122,6 +136,7 @@ fn non_finite_or_empty_data_draws_without_panicking() {
         bound: vec![1.0, 2.0, f64::NAN, 4.0],
         score: vec![0.5, f64::NAN, f64::INFINITY, -0.5],
         q_equals_k: vec![1.0; 4],
+        xpos: vec![f64::NAN, 0.5, f64::INFINITY, 0.2],
         compare: vec![(500000.0, vec![f64::NAN; 4])],
         cursor: Some((f64::NAN, 1.0)),
         log_x: true,

@@ -20,6 +20,8 @@ pub struct DecayChart {
     pub score: Vec<f64>,
     /// The mean of cos(r θᵢ): q = k with equal pairs; not drawn when empty.
     pub q_equals_k: Vec<f64>,
+    /// The same with xPos's decay, ζᵢ^(r/scale_base)·cos(rθᵢ) averaged; not drawn when empty.
+    pub xpos: Vec<f64>,
     /// The distance and bound read out (`r` and `decay-bound`).
     pub cursor: Option<(f64, f64)>,
     /// Distances on a log scale (from 1).
@@ -30,12 +32,12 @@ impl DecayChart {
     /// What each curve is, in the colours [`draw_decay`] draws it with `style`.
     pub fn legend(&self, style: &ChartStyle) -> Vec<LegendEntry> {
         let bases: Vec<f64> = self.compare.iter().map(|(base, _)| *base).collect();
-        Self::legend_for(&bases, !self.score.is_empty(), !self.q_equals_k.is_empty(), style)
+        Self::legend_for(&bases, !self.score.is_empty(), !self.q_equals_k.is_empty(), !self.xpos.is_empty(), style)
     }
 
     /// The legend of a chart comparing `bases`, with or without the cosine curves: known
     /// before the curves are computed, so a legend does not make a chart out of view compute.
-    pub fn legend_for(bases: &[f64], score: bool, q_equals_k: bool, style: &ChartStyle) -> Vec<LegendEntry> {
+    pub fn legend_for(bases: &[f64], score: bool, q_equals_k: bool, xpos: bool, style: &ChartStyle) -> Vec<LegendEntry> {
         let mut entries = vec![LegendEntry::new("relative bound (1/(d/2))·Σⱼ|Sⱼ| (left axis)", style.bound, Mark::Line)];
         for (base, colour) in bases.iter().zip(COMPARE) {
             entries.push(LegendEntry::new(format!("relative bound, base {}", short_number(*base)), colour, Mark::Line));
@@ -45,6 +47,9 @@ impl DecayChart {
         }
         if q_equals_k {
             entries.push(LegendEntry::new("mean of cos(rθᵢ): q = k with equal-length pairs (right axis)", style.phasor, Mark::Line));
+        }
+        if xpos {
+            entries.push(LegendEntry::new("xPos: mean of ζᵢ^(r/scale_base)·cos(rθᵢ), key r tokens back (right axis)", style.k, Mark::Line));
         }
         if score {
             entries.push(LegendEntry::new("this q and k (right axis)", style.text, Mark::Line));
@@ -117,14 +122,14 @@ pub fn draw_decay<DB: DrawingBackend>(
     let font = |size: f64| style.font(size);
     let width = |w: f64| ((w * s).round() as u32).max(1);
     let x_label = |x: &f64| axis.label(*x);
-    let has_cosines = !chart.score.is_empty() || !chart.q_equals_k.is_empty();
+    let has_cosines = !chart.score.is_empty() || !chart.q_equals_k.is_empty() || !chart.xpos.is_empty();
 
     let mut builder = ChartBuilder::on(area);
     builder
         .margin((10.0 * s) as u32)
         .x_label_area_size((38.0 * s) as u32)
         .y_label_area_size((46.0 * s) as u32)
-        .caption("RoFormer's relative upper bound against relative distance", font(14.0));
+        .caption("RoFormer's relative bound, and scores", font(14.0));
     if has_cosines {
         builder.right_y_label_area_size((52.0 * s) as u32);
     }
@@ -167,6 +172,9 @@ pub fn draw_decay<DB: DrawingBackend>(
     }
     if !chart.q_equals_k.is_empty() {
         ctx.draw_secondary_series(LineSeries::new(points(&chart.q_equals_k), style.phasor.stroke_width(width(1.5))))?;
+    }
+    if !chart.xpos.is_empty() {
+        ctx.draw_secondary_series(LineSeries::new(points(&chart.xpos), style.k.stroke_width(width(1.5))))?;
     }
     if !chart.score.is_empty() {
         ctx.draw_secondary_series(LineSeries::new(points(&chart.score), style.text.mix(0.85).stroke_width(width(1.2))))?;

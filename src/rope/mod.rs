@@ -17,6 +17,7 @@ mod random;
 mod rotate;
 mod scaling;
 mod sinusoidal;
+mod xpos;
 
 pub use attention::{order_report, shuffle, softmax, AttentionPass, OrderReport, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE, SHUFFLE};
 pub use clock::{wrap_angle, PlaneHands};
@@ -33,3 +34,4 @@ pub use scaling::{
     DEFAULT_LOW_FREQ_FACTOR, DEFAULT_ORIGINAL_CONTEXT, MIN_PLANE_FACTOR,
 };
 pub use sinusoidal::sinusoidal_encoding;
+pub use xpos::{xpos_mean_cos, xpos_zeta, DEFAULT_SCALE_BASE, XPOS_GAMMA};

@@ -3,7 +3,7 @@
 
 use super::format::fmt_number;
 use super::notes::Notes;
-use super::{LabState, Theme, MAX_COMPARE, MAX_COMPONENT, MAX_RANGE, MIN_RANGE};
+use super::{LabState, Theme, MAX_COMPARE, MAX_COMPONENT, MAX_RANGE, MAX_SCALE_BASE, MIN_RANGE};
 use crate::rope::{HeatmapMode, Layout, PositionMode, MAX_CODE_POSITION, ScalingMethod, MAX_BASE, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR};
 
 /// One change to one parameter. Integers are `i64` so that a negative value can be clamped
@@ -25,6 +25,10 @@ pub enum Change {
     Target(Option<i64>),
     /// Loads a real model's settings (a preset id from [`super::presets::PRESETS`]).
     Preset(&'static str),
+    ScalingB(Option<ScalingMethod>),
+    Xpos(bool),
+    ScaleBase(f64),
+    Unscaled(bool),
     BetaFast(f64),
     BetaSlow(f64),
     Mscale(Option<f64>),
@@ -101,6 +105,13 @@ impl LabState {
             Change::Seq(v) => self.seq = v.map(|v| notes.clamp_i64("seq", v, 1, i64::MAX) as u64),
             Change::Target(v) => self.target = v.map(|v| notes.clamp_i64("target", v, 2, i64::MAX) as u64),
             Change::Preset(id) => self.load_preset(id, notes),
+            Change::ScalingB(method) => self.scaling_b = method,
+            Change::Xpos(on) => self.xpos = on,
+            Change::ScaleBase(v) => {
+                let valid = notes.check("scale_base", v, v > 0.0, "must be greater than 0", self.scale_base);
+                self.scale_base = notes.clamp_f64("scale_base", valid, 1.0, MAX_SCALE_BASE);
+            }
+            Change::Unscaled(on) => self.unscaled = on,
             Change::BetaFast(v) => self.beta_fast = notes.check("beta_fast", v, v > 0.0, "must be greater than 0", self.beta_fast),
             Change::BetaSlow(v) => self.beta_slow = notes.check("beta_slow", v, v > 0.0, "must be greater than 0", self.beta_slow),
             Change::LowFreq(v) => self.low_freq = notes.check("low_freq", v, v > 0.0, "must be greater than 0", self.low_freq),

@@ -25,7 +25,7 @@ pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers};
 pub use notes::{Notice, Notes, Reader};
 pub use param::Param;
 
-use crate::rope::{seeded_vector, HeatmapMode, Layout, PositionMode, ScalingMethod, ScalingParams, Stream, DEFAULT_BASE};
+use crate::rope::{seeded_vector, HeatmapMode, Layout, PositionMode, ScalingMethod, ScalingParams, Stream, DEFAULT_BASE, DEFAULT_SCALE_BASE};
 use query::{encode, parse_pairs};
 
 pub const DEFAULT_DIM: usize = 64;
@@ -42,6 +42,8 @@ pub const MIN_RANGE: u64 = 16;
 pub const MAX_RANGE: u64 = 1 << 20;
 /// At most this many extra bases overlaid on the decay chart.
 pub const MAX_COMPARE: usize = 3;
+/// xPos's `scale_base` (`scale_base=`): at least 1 token, at most this many.
+pub const MAX_SCALE_BASE: f64 = 1e9;
 /// Largest magnitude of a typed q or k component: keeps every score finite at d = 1024.
 pub const MAX_COMPONENT: f64 = 1e6;
 
@@ -95,6 +97,12 @@ pub struct LabState {
     pub target: Option<u64>,
     /// The real model whose settings were loaded last (`preset=`); its values stay editable.
     pub preset: Option<&'static str>,
+    /// A second method the context-extension chapter compares with (`scaling_b=`), reading the
+    /// same factor, contexts and fields.
+    pub scaling_b: Option<ScalingMethod>,
+    /// xPos overlaid on the decay charts (`xpos=1`), with its `scale_base` (`scale_base=`).
+    pub xpos: bool,
+    pub scale_base: f64,
     pub r: i64,
     /// The selected rotation plane, shown enlarged (`plane=`, 0..d/2).
     pub plane: usize,
@@ -106,6 +114,8 @@ pub struct LabState {
     pub compare: Option<Vec<f64>>,
     /// What the heatmap shows (`heatmap=rotated|unrotated|sinusoidal`).
     pub heatmap: HeatmapMode,
+    /// The heatmap with the original θᵢ instead of the scaled ones (`unscaled=1`).
+    pub unscaled: bool,
     /// What the "order" chapter's tiny attention adds (`positions=none|sinusoidal|rope`).
     pub positions: PositionMode,
     /// The position of the "counting" and "pe-rotation" chapters (`p=`, 0..=65535).
@@ -145,12 +155,16 @@ impl Default for LabState {
             partial: scaling.partial,
             target: None,
             preset: None,
+            scaling_b: None,
+            xpos: false,
+            scale_base: DEFAULT_SCALE_BASE,
             r: 0,
             plane: 0,
             range: DEFAULT_RANGE,
             log: false,
             compare: None,
             heatmap: HeatmapMode::default(),
+            unscaled: false,
             positions: PositionMode::default(),
             p: DEFAULT_P,
             shift: DEFAULT_SHIFT,
@@ -276,6 +290,20 @@ impl LabState {
             long_factor: self.long_factor.clone(),
             partial: self.partial,
         }
+    }
+
+    /// Method B's parameters (`scaling_b`): the same as A's but for the method, and the
+    /// factor, which falls back to B's own default when the URL sets none.
+    pub fn scaling_params_b(&self) -> Option<ScalingParams> {
+        let method = self.scaling_b?;
+        Some(ScalingParams { method, factor: self.factor.unwrap_or_else(|| method.default_factor()), ..self.scaling_params() })
+    }
+
+    /// The head as it was trained, before context extension: the same partial rotary, and for
+    /// p-RoPE the same dropped planes, without the factor.
+    pub fn unscaled_params(&self) -> ScalingParams {
+        let method = if self.scaling == ScalingMethod::Proportional { ScalingMethod::Proportional } else { ScalingMethod::None };
+        ScalingParams { method, partial: self.partial, ..ScalingParams::default() }
     }
 
     /// q as typed in the URL, or drawn from `seed`.

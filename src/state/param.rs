@@ -103,20 +103,35 @@ pub static PLANE: Param =
     Param { name: "plane", parse: |r| r.integer().map(Change::Plane), text: |s| s.plane.to_string() };
 pub static RANGE: Param =
     Param { name: "range", parse: |r| r.integer().map(Change::Range), text: |s| s.range.to_string() };
-pub static LOG: Param = Param {
-    name: "log",
-    parse: |r| match r.raw {
-        "1" | "true" => Some(Change::Log(true)),
-        "0" | "false" => Some(Change::Log(false)),
+/// A switch: `1`/`0`, or `true`/`false`.
+fn flag(r: &mut Reader) -> Option<bool> {
+    match r.raw {
+        "1" | "true" => Some(true),
+        "0" | "false" => Some(false),
         _ => r.fail("is not 1 or 0"),
-    },
-    text: |s| if s.log { "1" } else { "0" }.to_string(),
-};
+    }
+}
+
+fn flag_text(on: bool) -> String {
+    if on { "1" } else { "0" }.to_string()
+}
+
+pub static LOG: Param = Param { name: "log", parse: |r| flag(r).map(Change::Log), text: |s| flag_text(s.log) };
 pub static COMPARE: Param = Param {
     name: "compare",
     parse: |r| r.list().map(|v| Change::Compare(Some(v))),
     text: |s| optional_list(&s.compare),
 };
+pub static SCALING_B: Param = Param {
+    name: "scaling_b",
+    parse: |r| r.choice(ScalingMethod::parse, "a known method").map(|m| Change::ScalingB(Some(m))),
+    text: |s| s.scaling_b.map(|m| m.as_str().to_string()).unwrap_or_default(),
+};
+pub static XPOS: Param = Param { name: "xpos", parse: |r| flag(r).map(Change::Xpos), text: |s| flag_text(s.xpos) };
+pub static SCALE_BASE: Param =
+    Param { name: "scale_base", parse: |r| r.number().map(Change::ScaleBase), text: |s| fmt_number(s.scale_base) };
+pub static UNSCALED: Param =
+    Param { name: "unscaled", parse: |r| flag(r).map(Change::Unscaled), text: |s| flag_text(s.unscaled) };
 pub static HEATMAP: Param = Param {
     name: "heatmap",
     parse: |r| r.choice(HeatmapMode::parse, "rotated, unrotated or sinusoidal").map(Change::Heatmap),
@@ -145,10 +160,10 @@ pub static THEME: Param = Param {
 };
 
 /// Every parameter, in the order the URL writes them.
-pub static ALL: [&Param; 34] = [
+pub static ALL: [&Param; 38] = [
     &PRESET, &BASE, &DIM, &M, &N, &LAYOUT, &Q, &K, &SEED, &SCALING, &FACTOR, &ORIG, &SEQ, &TARGET, &BETA_FAST, &BETA_SLOW,
-    &MSCALE, &MSCALE_ALL_DIM, &LOW_FREQ, &HIGH_FREQ, &SHORT_FACTOR, &LONG_FACTOR, &PARTIAL, &R, &PLANE, &RANGE, &LOG, &COMPARE,
-    &HEATMAP, &POSITIONS, &P, &SHIFT, &EMBED, &THEME,
+    &MSCALE, &MSCALE_ALL_DIM, &LOW_FREQ, &HIGH_FREQ, &SHORT_FACTOR, &LONG_FACTOR, &PARTIAL, &SCALING_B, &XPOS, &SCALE_BASE,
+    &R, &PLANE, &RANGE, &LOG, &COMPARE, &HEATMAP, &UNSCALED, &POSITIONS, &P, &SHIFT, &EMBED, &THEME,
 ];
 
 /// The parameter called `name` in the URL.

@@ -12,7 +12,7 @@ use super::readout::Readout;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
 use crate::charts::{draw_absolute, draw_decay, AbsoluteChart, DecayChart};
-use crate::rope::{abel_factor, cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, norm, Frequencies, RopeParams};
+use crate::rope::{abel_factor, cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, norm, xpos_mean_cos, Frequencies, RopeParams};
 use crate::state::{fmt_list, param, Change};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -58,6 +58,8 @@ pub fn DecayWidget() -> impl IntoView {
     let log = lab.select(|s| s.log);
     let compare = lab.select(|s| s.compare.clone().unwrap_or_default());
     let bound_at_r = lab.select_derived(|d| d.decay_bound_at_r);
+    // xPos overlaid (`xpos=1`): its scale_base, else None.
+    let xpos = lab.select(|s| s.xpos.then_some(s.scale_base));
 
     let chart = Memo::new(move |_| {
         let (range, log) = (range.get(), log.get());
@@ -79,7 +81,8 @@ pub fn DecayWidget() -> impl IntoView {
             ),
             None => (Vec::new(), Vec::new()),
         });
-        DecayChart { distances, bound, compare, score, q_equals_k, cursor: None, log_x: log }
+        let xpos = xpos.get().map(|scale_base| xpos_mean_cos(&inv_freq, &distances, scale_base)).unwrap_or_default();
+        DecayChart { distances, bound, compare, score, q_equals_k, xpos, cursor: None, log_x: log }
     });
     // The absolute bound and |score| in score units: the relative curve times
     // (d/2)·maxᵢ|hᵢ₊₁ − hᵢ|, the cosine curve times |q||k|.
@@ -136,6 +139,9 @@ pub fn DecayWidget() -> impl IntoView {
             let mut header = vec!["distance".to_string(), "bound".to_string()];
             header.extend(c.compare.iter().map(|(b, _)| format!("bound_base_{}", fmt_list(&[*b]))));
             header.extend(["score_over_norms".to_string(), "q_equals_k".to_string()]);
+            if !c.xpos.is_empty() {
+                header.push("xpos_q_equals_k".to_string());
+            }
             let header: Vec<&str> = header.iter().map(String::as_str).collect();
             csv_text(
                 &header,
@@ -144,6 +150,7 @@ pub fn DecayWidget() -> impl IntoView {
                     row.extend(c.compare.iter().map(|(_, curve)| curve[i]));
                     row.push(c.score.get(i).copied().unwrap_or(0.0));
                     row.push(c.q_equals_k.get(i).copied().unwrap_or(0.0));
+                    row.extend(c.xpos.get(i).copied());
                     row
                 }),
             )
@@ -206,7 +213,7 @@ pub fn DecayWidget() -> impl IntoView {
                 aria-label="Line chart: RoFormer's relative upper bound against relative distance (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k, with a marker at r"></canvas>
             <ChartLegend entries=Memo::new(move |_| {
                 let cosines = vectors.with(Option::is_some);
-                compare.with(|bases| DecayChart::legend_for(bases, cosines, cosines, &style.get()))
+                compare.with(|bases| DecayChart::legend_for(bases, cosines, cosines, xpos.get().is_some(), &style.get()))
             }) />
             <div class="control">
                 <label for="r-slider">"cursor distance r"</label>
@@ -221,7 +228,21 @@ pub fn DecayWidget() -> impl IntoView {
                     value=Signal::derive(move || at_r.get().map(|(score, _)| score)) />
                 <Readout testid="decay-q-equals-k" label="mean cos(rθᵢ) at r (q = k, equal-length pairs)"
                     value=Signal::derive(move || at_r.get().map(|(_, mean_cos)| mean_cos)) />
+                <Show when=move || xpos.get().is_some()>
+                    <Readout testid="decay-xpos" label="the same with xPos, key r tokens back"
+                        value=Signal::derive(move || {
+                            let scale_base = xpos.get()?;
+                            let inv_freq = inv_freq.get()?;
+                            xpos_mean_cos(&inv_freq, &[r.get() as f64], scale_base).first().copied()
+                        }) />
+                </Show>
             </div>
+            <label class="toolbar-field">
+                <input type="checkbox" prop:checked=move || xpos.get().is_some()
+                    on:change=move |ev| lab.apply(Change::Xpos(event_target_checked(&ev))) />
+                " overlay xPos (Sun et al. 2022): RoPE with a decay per plane, scale_base "
+                {move || xpos.get().map(crate::state::fmt_number).unwrap_or_else(|| "512".to_string())}
+            </label>
             <ExportButtons canvas name="decay" csv />
             <p class="explain">
                 "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "

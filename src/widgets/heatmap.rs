@@ -9,7 +9,7 @@ use super::export::{csv_text, ExportButtons};
 use super::{use_chart_style, use_lab};
 use crate::charts::format::{short_number, whole_number};
 use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame};
-use crate::rope::{score_window, HeatmapMode, MAX_POSITION};
+use crate::rope::{frequencies, score_window, HeatmapMode, Rotary, ScalingMethod, MAX_POSITION};
 use crate::state::{fmt_f64, Change};
 use leptos::ev;
 use leptos::html::Canvas;
@@ -58,13 +58,21 @@ pub fn HeatmapWidget() -> impl IntoView {
     let vectors = lab.vectors;
     // The base and dimension of the sinusoidal encodings the third mode adds.
     let params = lab.select_derived(|d| d.params);
+    // With context extension on, the map can show the original θᵢ instead (`unscaled=1`): what
+    // the model would do beyond orig without it.
+    let scaled = lab.select(|s| s.scaling != ScalingMethod::None);
+    let unscaled = lab.select(|s| (s.unscaled && s.scaling != ScalingMethod::None).then(|| (s.unscaled_params(), s.layout)));
     // One evaluation per distinct distance (and per position for the sinusoidal cross terms).
     let cells = Memo::new(move |_| {
         let (origin, mode) = (origin.get(), mode.get());
         let Some(params) = params.get() else { return Vec::new() };
+        let original = unscaled.with(|u| {
+            let (scaling, layout) = u.as_ref()?;
+            Some(Rotary::new(*layout, &frequencies(params, scaling).ok()?))
+        });
         vectors.with(|v| {
             v.as_ref()
-                .map(|v| score_window(&v.rotary, &v.q, &v.k, origin, WINDOW, mode, params))
+                .map(|v| score_window(original.as_ref().unwrap_or(&v.rotary), &v.q, &v.k, origin, WINDOW, mode, params))
                 .unwrap_or_default()
         })
     });
@@ -236,6 +244,11 @@ pub fn HeatmapWidget() -> impl IntoView {
                 HeatmapMode::Sinusoidal => "Sinusoids added: (q + PE(m))·(k + PE(n)). Its PE(m)·PE(n) term depends on n − m alone, but q·PE(n) and PE(m)·k depend on m and n separately: blurred, uneven stripes.",
                 HeatmapMode::Rotated => "RoPE: every diagonal (fixed n − m) is one colour. The score depends only on the distance.",
             }}</p>
+            <label class="toolbar-field" hidden=move || !scaled.get()>
+                <input type="checkbox" prop:checked=move || unscaled.get().is_some()
+                    on:change=move |ev| lab.apply(Change::Unscaled(event_target_checked(&ev))) />
+                " original θᵢ, without context extension (m and n past orig: what the model was never trained on)"
+            </label>
             <div class="heatmap-layers">
             <canvas
                 class="heatmap-canvas"

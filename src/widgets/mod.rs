@@ -26,6 +26,7 @@ pub mod plane_detail;
 pub mod readout;
 pub mod registry;
 pub mod scaling;
+pub mod scaling_charts;
 pub mod scores;
 pub mod size;
 pub mod slider;
@@ -38,9 +39,9 @@ use crate::state::{Change, Derived, LabState, Notice, Param, Vectors};
 use leptos::prelude::*;
 
 /// The parameters that have a field on the page: corrections of them are said next to it.
-pub const FIELD_PARAMS: [&str; 25] = [
+pub const FIELD_PARAMS: [&str; 26] = [
     "base", "dim", "m", "n", "factor", "orig", "r", "seed", "plane", "q", "k", "compare", "p", "shift", "target", "seq",
-    "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "low_freq", "high_freq", "partial", "short_factor", "long_factor",
+    "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "low_freq", "high_freq", "partial", "short_factor", "long_factor", "scale_base",
 ];
 
 /// The state every widget shares: parameters, the values derived from them (computed once per

@@ -4,10 +4,11 @@
 //! angles they never saw in training, the attention factor, and the settings back as Python.
 
 use super::card::WidgetCard;
-use super::controls::NumberField;
+use super::controls::{NumberField, SelectControl};
+use super::scaling_charts::{CompareChart, Comparison, WavelengthChart};
 use super::readout::Readout;
 use super::use_lab;
-use crate::rope::{frequencies, stretch, PlaneChange, PlaneStretch, RopeParams, ScalingMethod, ScalingParams};
+use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod};
 use crate::state::config::read_config;
 use crate::state::param::{self, Param};
 use crate::state::presets::PRESETS;
@@ -71,6 +72,9 @@ fn method_params(method: ScalingMethod) -> &'static [(&'static Param, &'static s
     }
 }
 
+/// Points of the score comparison's curves.
+const COMPARE_SAMPLES: usize = 240;
+
 const EXAMPLE: &str = r#"{"rope_theta": 500000.0, "head_dim": 128, "max_position_embeddings": 131072,
  "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
                   "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}"#;
@@ -85,20 +89,50 @@ pub fn ScalingWidget() -> impl IntoView {
     // Every plane before and after, over orig and the target context. Only the model's
     // settings feed it: moving m or n (every slider step) recomputes nothing here.
     let model = lab.select(|s| (s.base, s.dim, s.layout, s.target_context(), s.scaling_params()));
+    // Method B and xPos, for the score comparison.
+    let versus = lab.select(|s| (s.scaling_params_b(), s.xpos.then_some(s.scale_base), s.unscaled_params()));
     let after = lab.select_derived(|d| d.frequencies.inv_freq.clone());
+    // Before: the same head unscaled (p-RoPE's dropped planes stay dropped).
+    let before = Memo::new(move |_| {
+        let params = model.with(|(base, dim, ..)| RopeParams::new(*base, *dim).ok())?;
+        versus.with(|(_, _, plain)| frequencies(params, plain).ok().map(|f| f.inv_freq))
+    });
     let planes = Memo::new(move |_| {
-        let after = after.get()?;
-        model.with(|(base, dim, _, target, scaling)| {
-            let params = RopeParams::new(*base, *dim).ok()?;
-            // Before: the same head unscaled (p-RoPE's dropped planes stay dropped).
-            let mut plain = ScalingParams { partial: scaling.partial, ..ScalingParams::default() };
-            if scaling.method == ScalingMethod::Proportional {
-                plain.method = ScalingMethod::Proportional;
-            }
-            let before = frequencies(params, &plain).ok()?.inv_freq;
+        let (after, before) = (after.get()?, before.get()?);
+        model.with(|(_, _, _, target, scaling)| {
             Some(stretch(&before, &after, scaling.factor, scaling.original_context as f64, *target as f64))
         })
     });
+    // The q = k score against distance, 1 to the target context on a log axis.
+    let b_failed = Memo::new(move |_| {
+        let params = model.with(|(base, dim, ..)| RopeParams::new(*base, *dim).ok());
+        versus.with(|(b, ..)| b.as_ref().zip(params).is_some_and(|(b, params)| frequencies(params, b).is_err()))
+    });
+    let comparison = Memo::new(move |_| {
+        let (after, before) = (after.get()?, before.get()?);
+        let (orig, target) = contexts.get();
+        let last = (target.max(orig).max(16)) as f64;
+        let distances: Vec<f64> = (0..=COMPARE_SAMPLES).map(|i| last.powf(i as f64 / COMPARE_SAMPLES as f64)).collect();
+        let params = model.with(|(base, dim, ..)| RopeParams::new(*base, *dim).ok())?;
+        versus.with(|(b, xpos, _)| {
+            let b = b.as_ref().and_then(|b| {
+                let inv_freq = frequencies(params, b).ok()?.inv_freq;
+                Some((mean_cos_by_distance(&inv_freq, &distances), b.method.as_str()))
+            });
+            Some(Comparison {
+                original: mean_cos_by_distance(&before, &distances),
+                a: mean_cos_by_distance(&after, &distances),
+                xpos: xpos.map(|scale_base| xpos_mean_cos(&before, &distances, scale_base)),
+                b,
+                orig,
+                target,
+                distances,
+            })
+        })
+    });
+    let scaling_b = lab.select(|s| s.scaling_b);
+    let xpos = lab.select(|s| s.xpos);
+    let scale_base = lab.select(|s| crate::state::fmt_number(s.scale_base));
     // The worst overshoot beyond the angles seen in training, and how many planes overshoot:
     // with the frequencies in effect, and with the original ones run to the same target.
     let overshoot = move |plain: bool| {
@@ -171,11 +205,10 @@ pub fn ScalingWidget() -> impl IntoView {
                     </select>
                     <span class="control-note">{move || preset.get().and_then(|id| PRESETS.iter().find(|p| p.id == id)).map(|p| format!("from config.json of {}", p.source)).unwrap_or_default()}</span>
                 </div>
-                <div class="control">
-                    <span class="control-label">"method"</span>
-                    <span class="method-name">{move || method.get().label()}</span>
-                    <span class="control-note">"chosen under Parameters (scaling)"</span>
-                </div>
+                <SelectControl lab id="method-a" label="rope_type (method A)"
+                    options=ScalingMethod::ALL.iter().map(|m| (m.as_str(), m.label())).collect()
+                    value=Signal::derive(move || method.get().as_str())
+                    on_pick=|name| ScalingMethod::parse(name).map(Change::Scaling) />
             </div>
             <p class="method-note">{move || method_note(method.get())}</p>
 
@@ -194,7 +227,11 @@ pub fn ScalingWidget() -> impl IntoView {
                 // list on each change of method would recreate fields under the reader's hands).
                 {ALL_FIELDS.iter().map(|&(param, label, id)| {
                     let value = lab.select(move |s| if param.name == "factor" { crate::state::fmt_number(s.effective_factor()) } else { (param.text)(s) });
-                    let shown = move || method_params(method.get()).iter().any(|f| f.2 == id);
+                    // Shown where method A or method B reads it.
+                    let shown = move || {
+                        let reads = |m: ScalingMethod| method_params(m).iter().any(|f| f.2 == id);
+                        reads(method.get()) || scaling_b.get().is_some_and(reads)
+                    };
                     view! {
                         <div class="control" hidden=move || !shown()>
                             <label for=id>{label}</label>
@@ -226,6 +263,54 @@ pub fn ScalingWidget() -> impl IntoView {
                 "Why YaRN and LongRoPE scale attention: interpolated planes crowd more tokens into the same angles, "
                 "the logits spread less and the softmax grows flatter (more entropy). Multiplying q and k by the "
                 "factor t multiplies every logit by t², sharpening it back. Llama 3, PI and NTK use none (1)."
+            </p>
+
+            <h3>"Near and far: two methods side by side"</h3>
+            <p class="explain">
+                "The score of a query with a key Δ tokens back, for q = k with pairs of equal length: the mean of "
+                "cos(Δθᵢ). On the log axis the near tokens are on the left. PI divides every θᵢ, so its curve is the "
+                "original one shifted right by the factor: neighbours look alike, short-range detail blurs. NTK, YaRN "
+                "and Llama 3 keep the fast planes, so up close they follow the original; they differ only far away, "
+                "beyond orig, where the original planes would turn past what training showed."
+            </p>
+            <div class="control-pair">
+                <SelectControl lab id="method-b" label="compare with (method B)"
+                    options=std::iter::once(("", "(the original θᵢ only)")).chain(ScalingMethod::ALL.iter().map(|m| (m.as_str(), m.label()))).collect()
+                    value=Signal::derive(move || scaling_b.get().map_or("", ScalingMethod::as_str))
+                    on_pick=|name| Some(Change::ScalingB(ScalingMethod::parse(name))) />
+                <div class="control">
+                    <label class="check">
+                        <input type="checkbox" id="xpos-switch" prop:checked=move || xpos.get()
+                            on:change=move |ev| lab.apply(Change::Xpos(event_target_checked(&ev))) />
+                        " xPos: add its decay"
+                    </label>
+                    <span class="control-note">"also drawn on the decay chart"</span>
+                </div>
+                <div class="control" hidden=move || !xpos.get()>
+                    <label for="scale-base">"scale_base (xPos)"</label>
+                    <NumberField lab param=&param::SCALE_BASE id="scale-base" step="any" value=Signal::derive(move || scale_base.get()) />
+                </div>
+            </div>
+            <p class="field-message" role="status" hidden=move || !b_failed.get()>
+                "Method B cannot use this partial rotary fraction (it needs an even number of rotating dimensions); only A is drawn."
+            </p>
+            <CompareChart comparison method />
+            <div class="readouts">
+                <Readout testid="scaling-compare-gap" label="largest difference of the two curves"
+                    value=Signal::derive(move || comparison.with(|c| c.as_ref().map(Comparison::largest_gap)))
+                    hint="over distances 1 to the target context, in units of |q|²" />
+                <Readout testid="scaling-near-score" label="A at distance 1 (original)"
+                    value=Signal::derive(move || comparison.with(|c| c.as_ref().and_then(|c| c.a.first().copied())))
+                    text=Signal::derive(move || comparison.with(|c| c.as_ref().map_or_else(|| "—".to_string(), |c| format!(
+                        "{} ({})", crate::charts::format::short_number(c.a[0]), crate::charts::format::short_number(c.original[0])))))
+                    hint="near 1 for interpolated planes: the next token looks like this one" />
+            </div>
+            <p class="explain">
+                "xPos (Sun et al. 2022, “A Length-Extrapolatable Transformer”) keeps RoPE's rotation and adds a decay: "
+                "q at m is multiplied by ζᵢ^(m/scale_base) and k at n by ζᵢ^(−n/scale_base), with "
+                "ζᵢ = (2i/d + 0.4)/1.4, so plane i's share of the score shrinks by ζᵢ^(Δ/scale_base) for a key Δ "
+                "tokens back: fast planes (small ζᵢ) fade within a few hundred tokens, the slowest barely. A key "
+                "ahead of the query would grow instead, so it suits causal attention only."
             </p>
 
             <h3>"Paste a config"</h3>
@@ -271,105 +356,5 @@ fn ListField(param: &'static Param, label: &'static str) -> impl IntoView {
                     }
                 } />
         </div>
-    }
-}
-
-/// Every plane's wavelength before (rings) and after (dots) on a log axis, with the original
-/// and target contexts as lines, and each plane's column shaded by what scaling did to it.
-#[component]
-fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<ScalingMethod>, contexts: Memo<(u64, u64)>) -> impl IntoView {
-    const W: f64 = 420.0;
-    const H: f64 = 280.0;
-    const LEFT: f64 = 56.0;
-    const RIGHT: f64 = 8.0;
-    const TOP: f64 = 10.0;
-    const BOTTOM: f64 = 34.0;
-    let labels = move || match method.get() {
-        ScalingMethod::Yarn => ["extrapolated (kept)", "ramp", "interpolated (÷ factor)"],
-        ScalingMethod::Llama3 => ["high frequency (kept)", "medium (blended)", "low frequency (÷ factor)"],
-        _ => ["kept", "changed otherwise", "divided by factor"],
-    };
-    let drawing = move || {
-        let (orig, target) = contexts.get();
-        planes.with(|planes| {
-            let planes = planes.as_ref()?;
-            let finite = |v: f64| v.is_finite().then_some(v);
-            let values = planes.iter().flat_map(|p| [finite(p.wavelength_before), finite(p.wavelength_after)]).flatten();
-            let (lo, hi) = values.chain([orig as f64, target as f64]).fold((f64::INFINITY, 0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-            if !(lo > 0.0 && hi.is_finite()) {
-                return None;
-            }
-            let (lo, hi) = (lo.log10().floor(), hi.log10().ceil().max(lo.log10().floor() + 1.0));
-            let n = planes.len().max(1) as f64;
-            let col = (W - LEFT - RIGHT) / n;
-            let x = move |i: usize| LEFT + (i as f64 + 0.5) * col;
-            let y = move |v: f64| TOP + (hi - v.log10()) / (hi - lo) * (H - TOP - BOTTOM);
-            let bands = planes.iter().enumerate().filter_map(|(i, p)| {
-                let class = match p.change {
-                    PlaneChange::Kept => "band kept",
-                    PlaneChange::Blended => "band blended",
-                    PlaneChange::Interpolated => "band interpolated",
-                    PlaneChange::Still => "band still",
-                };
-                Some(view! { <rect class=class x=format!("{:.1}", LEFT + i as f64 * col) y=TOP width=format!("{:.2}", col) height=H - TOP - BOTTOM /> })
-            }).collect_view();
-            let r = (col * 0.35).clamp(1.2, 4.0);
-            let dots = planes.iter().enumerate().map(|(i, p)| {
-                let before = p.wavelength_before.is_finite().then(|| view! { <circle class="before" cx=format!("{:.1}", x(i)) cy=format!("{:.1}", y(p.wavelength_before)) r=r /> });
-                let after = p.wavelength_after.is_finite().then(|| view! { <circle class="after" cx=format!("{:.1}", x(i)) cy=format!("{:.1}", y(p.wavelength_after)) r=r * 0.8 /> });
-                view! { {before}{after} }
-            }).collect_view();
-            let ticks = ((lo as i32)..=(hi as i32)).map(|e| {
-                let v = 10f64.powi(e);
-                view! {
-                    <line class="grid" x1=LEFT x2=W - RIGHT y1=y(v) y2=y(v) />
-                    <text class="tick" x=LEFT - 6.0 y=y(v) + 4.0 text-anchor="end">{format!("1e{e}")}</text>
-                }
-            }).collect_view();
-            let context_line = |v: u64, class: &'static str, label: String| view! {
-                <line class=class x1=LEFT x2=W - RIGHT y1=y(v as f64) y2=y(v as f64) />
-                <text class=format!("{class}-label") x=W - RIGHT - 4.0 y=y(v as f64) - 4.0 text-anchor="end">{label}</text>
-            };
-            Some(view! {
-                {bands}{ticks}
-                {context_line(orig, "orig-line", format!("original context {orig}"))}
-                {context_line(target, "target-line", format!("target {target}"))}
-                {dots}
-                <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 8.0 text-anchor="middle">"plane i (fast → slow)"</text>
-                <text class="axis-title" x=14 y=TOP + (H - TOP - BOTTOM) / 2.0 text-anchor="middle"
-                    transform=format!("rotate(-90 14 {})", TOP + (H - TOP - BOTTOM) / 2.0)>"wavelength (tokens)"</text>
-            })
-        })
-    };
-    let summary = move || {
-        let (orig, target) = contexts.get();
-        planes.with(|p| {
-            let p = p.as_deref().unwrap_or_default();
-            let count = |c: PlaneChange| p.iter().filter(|s| s.change == c).count();
-            let [kept, blended, divided] = labels();
-            format!(
-                "Wavelength of each of {} planes before and after scaling, log scale, with the original context {orig} and the target {target}: {} {kept}, {} {blended}, {} {divided}, {} not rotating.",
-                p.len(), count(PlaneChange::Kept), count(PlaneChange::Blended), count(PlaneChange::Interpolated), count(PlaneChange::Still)
-            )
-        })
-    };
-    view! {
-        <figure class="wavelength-figure">
-            <svg class="wavelength-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=summary>
-                {drawing}
-            </svg>
-            <figcaption class="legend">
-                <span><span class="legend-mark ring"></span>" before (θᵢ)"</span>
-                <span><span class="legend-mark dot"></span>" after (in effect)"</span>
-                {move || {
-                    let [kept, blended, divided] = labels();
-                    view! {
-                        <span><span class="swatch kept"></span>" "{kept}</span>
-                        <span><span class="swatch blended"></span>" "{blended}</span>
-                        <span><span class="swatch interpolated"></span>" "{divided}</span>
-                    }
-                }}
-            </figcaption>
-        </figure>
     }
 }

@@ -179,13 +179,15 @@ test('xPos: the switch overlays its decay, with the values the paper and torchsc
   await expect(page.getByTestId('decay-xpos')).toHaveCount(0);
 });
 
-test('the heatmap with the original θᵢ: the score a model without extension would give', async ({ page }) => {
+test('the decay chart and the heatmap with the original θᵢ beside the scaled ones', async ({ page }) => {
   // Plain RoPE's score at m = 40, n = 3 ...
   await open(page, '/?m=40&n=3');
   const plainScore = await value(page, 'score');
   // ... is what the heatmap reads at (40, 3) with PI in effect but "original θᵢ" checked.
   await open(page, '/?m=40&n=3&scaling=linear&factor=8');
   expect(await value(page, 'score')).not.toBeCloseTo(plainScore, 6);
+  // The decay chart draws the original θᵢ's bound beside the scaled one.
+  await expect(page.locator('[data-widget="decay"]')).toContainText('relative bound, original θᵢ before context extension');
   const heatmap = page.locator('[data-widget="heatmap"]');
   await heatmap.scrollIntoViewIfNeeded();
   const original = heatmap.getByLabel(/original θᵢ, without context extension/);
@@ -202,6 +204,7 @@ test('the heatmap with the original θᵢ: the score a model without extension w
   // Without scaling the switch has nothing to compare and is not shown.
   await open(page, '/');
   await expect(page.locator('[data-widget="heatmap"]').getByLabel(/original θᵢ/)).toBeHidden();
+  await expect(page.locator('[data-widget="decay"]')).not.toContainText('original θᵢ before context extension');
 });
 
 test('the chapter embeds alone with no serious accessibility finding', async ({ page }) => {

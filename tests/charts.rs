@@ -83,6 +83,21 @@ fn the_xpos_overlay_is_drawn_in_ks_colour_and_named_in_the_legend() {
     assert!(chart.legend(&style).iter().any(|e| e.label.contains("xPos")));
 }
 
+#[test]
+fn with_context_extension_the_original_bound_is_drawn_beside_and_named() {
+    let mut chart = roformer_figure();
+    let style = ChartStyle::LIGHT;
+    let polylines = |svg: &str| svg.lines().filter(|l| l.contains("<polyline")).count();
+    let without = polylines(&render(&chart, &style));
+    // PI with factor 8: the scaled bound is the original one stretched 8×; the original is
+    // drawn as a second curve and listed in the legend.
+    chart.unscaled = chart.bound.clone();
+    let inv_freq: Vec<f64> = Frequencies::plain(RopeParams::new(10000.0, 128).unwrap()).inv_freq.iter().map(|t| t / 8.0).collect();
+    chart.bound = decay_curve(&inv_freq, 0.0, 1.0, chart.distances.len());
+    assert_eq!(polylines(&render(&chart, &style)), without + 1);
+    assert!(chart.legend(&style).iter().any(|e| e.label.contains("original θᵢ")));
+}
+
 /// A backend that records the text drawn on it (and draws nothing else).
 struct TextRecorder(Rc<RefCell<Vec<String>>>);
 
@@ -137,6 +152,7 @@ fn non_finite_or_empty_data_draws_without_panicking() {
         score: vec![0.5, f64::NAN, f64::INFINITY, -0.5],
         q_equals_k: vec![1.0; 4],
         xpos: vec![f64::NAN, 0.5, f64::INFINITY, 0.2],
+        unscaled: vec![f64::INFINITY, 1.0, 2.0, f64::NAN],
         compare: vec![(500000.0, vec![f64::NAN; 4])],
         cursor: Some((f64::NAN, 1.0)),
         log_x: true,

@@ -16,6 +16,8 @@ pub struct DecayChart {
     pub bound: Vec<f64>,
     /// The bound for other bases: (base, curve).
     pub compare: Vec<(f64, Vec<f64>)>,
+    /// With context extension on: the bound for the original θᵢ, before scaling; else empty.
+    pub unscaled: Vec<f64>,
     /// q · R(r) k ÷ (|q||k|) for the current q and k; not drawn when empty.
     pub score: Vec<f64>,
     /// The mean of cos(r θᵢ): q = k with equal pairs; not drawn when empty.
@@ -32,13 +34,16 @@ impl DecayChart {
     /// What each curve is, in the colours [`draw_decay`] draws it with `style`.
     pub fn legend(&self, style: &ChartStyle) -> Vec<LegendEntry> {
         let bases: Vec<f64> = self.compare.iter().map(|(base, _)| *base).collect();
-        Self::legend_for(&bases, !self.score.is_empty(), !self.q_equals_k.is_empty(), !self.xpos.is_empty(), style)
+        Self::legend_for(&bases, !self.unscaled.is_empty(), !self.score.is_empty(), !self.q_equals_k.is_empty(), !self.xpos.is_empty(), style)
     }
 
     /// The legend of a chart comparing `bases`, with or without the cosine curves: known
     /// before the curves are computed, so a legend does not make a chart out of view compute.
-    pub fn legend_for(bases: &[f64], score: bool, q_equals_k: bool, xpos: bool, style: &ChartStyle) -> Vec<LegendEntry> {
+    pub fn legend_for(bases: &[f64], unscaled: bool, score: bool, q_equals_k: bool, xpos: bool, style: &ChartStyle) -> Vec<LegendEntry> {
         let mut entries = vec![LegendEntry::new("relative bound (1/(d/2))·Σⱼ|Sⱼ| (left axis)", style.bound, Mark::Line)];
+        if unscaled {
+            entries.push(LegendEntry::new("relative bound, original θᵢ before context extension", style.grid, Mark::Line));
+        }
         for (base, colour) in bases.iter().zip(COMPARE) {
             entries.push(LegendEntry::new(format!("relative bound, base {}", short_number(*base)), colour, Mark::Line));
         }
@@ -113,6 +118,7 @@ pub fn draw_decay<DB: DrawingBackend>(
         .bound
         .iter()
         .chain(chart.compare.iter().flat_map(|(_, c)| c))
+        .chain(&chart.unscaled)
         .copied()
         .filter(|y| y.is_finite())
         .fold(0.0_f64, f64::max)
@@ -162,6 +168,9 @@ pub fn draw_decay<DB: DrawingBackend>(
     let points = |curve: &[f64]| axis.points(curve, |y| y);
     for ((_, curve), colour) in chart.compare.iter().zip(COMPARE) {
         ctx.draw_series(LineSeries::new(points(curve), colour.stroke_width(width(1.5))))?;
+    }
+    if !chart.unscaled.is_empty() {
+        ctx.draw_series(LineSeries::new(points(&chart.unscaled), style.text.mix(0.45).stroke_width(width(1.5))))?;
     }
     ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?;
     if has_cosines {

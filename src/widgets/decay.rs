@@ -53,6 +53,7 @@ pub fn DecayWidget() -> impl IntoView {
     let inv_freq = lab.select_derived(|d| d.frequencies.inv_freq.clone());
     let vectors = lab.vectors;
     let dim = lab.select(|s| s.dim);
+    let base = lab.select(|s| s.base);
     let r = lab.select(|s| s.r);
     let range = lab.select(|s| s.range);
     let log = lab.select(|s| s.log);
@@ -60,6 +61,8 @@ pub fn DecayWidget() -> impl IntoView {
     let bound_at_r = lab.select_derived(|d| d.decay_bound_at_r);
     // xPos overlaid (`xpos=1`): its scale_base, else None.
     let xpos = lab.select(|s| s.xpos.then_some(s.scale_base));
+    // With context extension on, the original θᵢ's bound beside the scaled one.
+    let unscaled = lab.select(|s| (s.scaling != crate::rope::ScalingMethod::None).then(|| s.unscaled_params()));
 
     let chart = Memo::new(move |_| {
         let (range, log) = (range.get(), log.get());
@@ -82,7 +85,12 @@ pub fn DecayWidget() -> impl IntoView {
             None => (Vec::new(), Vec::new()),
         });
         let xpos = xpos.get().map(|scale_base| xpos_mean_cos(&inv_freq, &distances, scale_base)).unwrap_or_default();
-        DecayChart { distances, bound, compare, score, q_equals_k, xpos, cursor: None, log_x: log }
+        let unscaled = unscaled
+            .get()
+            .and_then(|scaling| crate::rope::frequencies(RopeParams::new(base.get(), dim.get()).ok()?, &scaling).ok())
+            .map(|f| bound_curve(&f.inv_freq, &distances, log))
+            .unwrap_or_default();
+        DecayChart { distances, bound, compare, unscaled, score, q_equals_k, xpos, cursor: None, log_x: log }
     });
     // The absolute bound and |score| in score units: the relative curve times
     // (d/2)·maxᵢ|hᵢ₊₁ − hᵢ|, the cosine curve times |q||k|.
@@ -138,6 +146,9 @@ pub fn DecayWidget() -> impl IntoView {
         chart.with_untracked(|c| {
             let mut header = vec!["distance".to_string(), "bound".to_string()];
             header.extend(c.compare.iter().map(|(b, _)| format!("bound_base_{}", fmt_list(&[*b]))));
+            if !c.unscaled.is_empty() {
+                header.push("bound_original_theta".to_string());
+            }
             header.extend(["score_over_norms".to_string(), "q_equals_k".to_string()]);
             if !c.xpos.is_empty() {
                 header.push("xpos_q_equals_k".to_string());
@@ -148,6 +159,7 @@ pub fn DecayWidget() -> impl IntoView {
                 c.distances.iter().enumerate().map(|(i, d)| {
                     let mut row = vec![*d, c.bound[i]];
                     row.extend(c.compare.iter().map(|(_, curve)| curve[i]));
+                    row.extend(c.unscaled.get(i).copied());
                     row.push(c.score.get(i).copied().unwrap_or(0.0));
                     row.push(c.q_equals_k.get(i).copied().unwrap_or(0.0));
                     row.extend(c.xpos.get(i).copied());
@@ -213,7 +225,7 @@ pub fn DecayWidget() -> impl IntoView {
                 aria-label="Line chart: RoFormer's relative upper bound against relative distance (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k, with a marker at r"></canvas>
             <ChartLegend entries=Memo::new(move |_| {
                 let cosines = vectors.with(Option::is_some);
-                compare.with(|bases| DecayChart::legend_for(bases, cosines, cosines, xpos.get().is_some(), &style.get()))
+                compare.with(|bases| DecayChart::legend_for(bases, unscaled.get().is_some(), cosines, cosines, xpos.get().is_some(), &style.get()))
             }) />
             <div class="control">
                 <label for="r-slider">"cursor distance r"</label>

@@ -21,8 +21,10 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // nothing under it: not adopted yet. Issue 11's context-extension chapter (presets, a JSON
 // reader for pasted configs, the wavelength chart in SVG, the Python export) costs 27 KB:
 // 425 KB. Its comparison of two methods (an SVG chart), xPos on the decay chart and the heatmap's
-// original-θᵢ switch cost 22 KB more: 447 KB, budget 450 KB.
-const BUDGET_GZIP_BYTES = 450 * 1024;
+// original-θᵢ switch cost 22 KB more: 448 KB. The story's key formulas as MathML, the original
+// bound on the decay chart and the references with every post the chapters follow: 454 KB,
+// budget 456 KB.
+const BUDGET_GZIP_BYTES = 456 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

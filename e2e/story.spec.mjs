@@ -30,6 +30,12 @@ test('the chapters come in the story order, with a table of contents that deep-l
   await expect(page.getByTestId('score')).toHaveAttribute('data-value', /\d/);
   await expect(chapter(page, 'decay')).toBeInViewport();
   expect(await page.locator('#m-slider').inputValue()).toBe('7');
+  // On a phone too, the chapter's heading ends at the top once the cards above have their
+  // real height (they are sized by content-visibility until drawn).
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/?m=8#counting');
+  await expect(page.getByTestId('score')).toHaveAttribute('data-value', /\d/);
+  await expect.poll(async () => Math.abs((await chapter(page, 'counting').boundingBox()).y), { timeout: 4000 }).toBeLessThan(12);
 });
 
 test('1. order: the two dogs are identical without positions, different with them', async ({ page }) => {
@@ -104,6 +110,12 @@ test('4. add-or-rotate: adding changes the length, rotating keeps it', async ({ 
   // RoPE never touches v: starting the sentence later changes no output; rotating v does.
   expect(await value(page, 'v-shift-gap-rope')).toBeLessThan(1e-9);
   expect(await value(page, 'v-shift-gap-rotated-v')).toBeGreaterThan(1e-3);
+  // Moving m by the keyboard: the rotated length stays |q|, the added one changes with m.
+  const added = await value(page, 'norm-q-plus-pe');
+  await page.locator('#m-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => value(page, 'norm-q-plus-pe')).not.toBe(added);
+  expect(close(await value(page, 'norm-q-rot'), norm, 1e-12)).toBe(true);
 });
 
 test('5. heatmap: its three modes in the story order, each with its sentence', async ({ page }) => {
@@ -130,12 +142,40 @@ test('6. the complex stepper ends on the plane share the clocks show', async ({ 
   expect(close(await value(page, 'complex-share'), await value(page, 'plane-contribution'), 1e-12)).toBe(true);
 });
 
-test('7. decay: the absolute bound is above |score| at r', async ({ page }) => {
-  for (const [m, n] of [[0, 40], [100, 3], [5, 5000]]) {
+/** RoFormer's relative bound (1/(d/2))·Σⱼ|Sⱼ|, Sⱼ = Σ_(l<j) e^(i·r·θₗ), θₗ = base^(−2l/d). */
+function relativeBound(r, dim, base = 10000) {
+  let [re, im, sum] = [0, 0, 0];
+  for (let l = 0; l < dim / 2; l++) {
+    const angle = r * base ** (-(2 * l) / dim);
+    re += Math.cos(angle);
+    im += Math.sin(angle);
+    sum += Math.hypot(re, im);
+  }
+  return sum / (dim / 2);
+}
+
+test('7. decay: the bounds as RoFormer defines them, moved by the r slider', async ({ page }) => {
+  // The absolute bound is above |score| at r = n − m (keys after and at the query).
+  for (const [m, n] of [[0, 40], [3, 100], [5, 5000]]) {
     await open(page, `/?m=${m}&n=${n}&r=${n - m}`);
     const bound = await value(page, 'decay-absolute-bound');
     expect(bound).toBeGreaterThanOrEqual(Math.abs(await value(page, 'score')));
   }
+  // The relative bound ripples: at d = 128 about 4.47 at r = 1,000 and 7.60 at r = 5,000.
+  for (const [r, about] of [[1000, 4.47], [5000, 7.6]]) {
+    await open(page, `/?dim=128&r=${r}`);
+    const bound = await value(page, 'decay-bound');
+    expect(close(bound, relativeBound(r, 128), 1e-9)).toBe(true);
+    expect(Math.abs(bound - about)).toBeLessThan(0.01);
+  }
+  // The r slider, by the keyboard: each step reads the bound at the new r.
+  await open(page, '/?r=10');
+  const decay = chapter(page, 'decay');
+  await decay.scrollIntoViewIfNeeded();
+  await decay.getByLabel('cursor distance r').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page).toHaveURL(/r=11/);
+  expect(close(await value(page, 'decay-bound'), relativeBound(11, 64), 1e-9)).toBe(true);
 });
 
 test('8. layouts: permuted q and k give the same score, the wrong layout does not', async ({ page }) => {
@@ -144,6 +184,21 @@ test('8. layouts: permuted q and k give the same score, the wrong layout does no
     const score = await value(page, 'score');
     expect(close(await value(page, 'layout-permuted-score'), score, 1e-9)).toBe(true);
     expect(Math.abs((await value(page, 'layout-mismatch-score')) - score)).toBeGreaterThan(1e-3);
+  }
+  // Switching the layout in the panel: the same q and k run with the other code, and the
+  // chapter's numbers follow (its permuted score is the new score).
+  await open(page, '/?layout=interleaved&m=30&n=11');
+  const before = await value(page, 'score');
+  await page.getByLabel('layout').selectOption('half');
+  await expect.poll(async () => value(page, 'score')).not.toBe(before);
+  expect(close(await value(page, 'layout-mismatch-score'), before, 1e-12)).toBe(true);
+  expect(close(await value(page, 'layout-permuted-score'), await value(page, 'score'), 1e-9)).toBe(true);
+});
+
+test('the whole page, in both themes, has no serious accessibility finding', async ({ page }) => {
+  for (const theme of ['light', 'dark']) {
+    await open(page, `/?theme=${theme}&scaling=yarn&xpos=1&scaling_b=llama3`);
+    expect(await seriousAxeFindings(page), theme).toEqual([]);
   }
 });
 

@@ -116,7 +116,8 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
     // Five ticks along each axis.
     for t in 0..=4 {
         let f = t as f64 / 4.0;
-        let offset = (f * (size - 1.0)).round();
+        // Round cells (0, 64, 128, 192) and the last one (255): ticks read as the window's quarters.
+        let offset = (f * size).round().min(size - 1.0);
         let along = left + (offset + 0.5) / size * side;
         let down = top + (offset + 0.5) / size * side;
         area.draw(&PathElement::new(vec![(px(along), px(top + side)), (px(along), px(top + side + 5.0))], stroke))?;

@@ -86,7 +86,14 @@ impl LabState {
             }
             Change::M(v) => self.m = position("m", v, notes),
             Change::N(v) => self.n = position("n", v, notes),
-            Change::R(v) => self.r = position("r", v, notes),
+            // The decay chart's range follows r past its end, and r follows the range down, so
+            // its cursor stays on the chart (up to the largest range).
+            Change::R(v) => {
+                self.r = position("r", v, notes);
+                if self.r as u64 > self.range {
+                    self.range = (self.r as u64).next_power_of_two().clamp(MIN_RANGE, MAX_RANGE);
+                }
+            }
             // Clamped to the planes of d in `normalize_into`, which knows d.
             Change::Plane(v) => self.plane = notes.clamp_i64("plane", v, 0, MAX_DIM as i64 / 2 - 1) as usize,
             Change::Layout(layout) => self.layout = layout,
@@ -125,7 +132,13 @@ impl LabState {
                 let valid = notes.check("partial", v, true, "is not a finite number", self.partial);
                 self.partial = notes.clamp_f64("partial", valid, f64::NEG_INFINITY, 1.0);
             }
-            Change::Range(v) => self.range = notes.clamp_i64("range", v, MIN_RANGE as i64, MAX_RANGE as i64) as u64,
+            Change::Range(v) => {
+                self.range = notes.clamp_i64("range", v, MIN_RANGE as i64, MAX_RANGE as i64) as u64;
+                // (Past the largest range r stays where it is; the chart holds its cursor at the end.)
+                if self.range < MAX_RANGE {
+                    self.r = self.r.min(self.range as i64);
+                }
+            }
             Change::Log(on) => self.log = on,
             Change::Compare(bases) => {
                 self.compare = bases.and_then(|mut bases| {

@@ -4,6 +4,7 @@
 //! the score depends on n − m alone. Also: where RoPE sits in a layer, and why never on v.
 
 use super::card::WidgetCard;
+use super::formulas::{self, Formula};
 use super::readout::Readout;
 use super::use_lab;
 use crate::charts::format::{short_number, whole_number};
@@ -136,10 +137,13 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                 </table>
             </div>
             <p class="explain">
-                "Expanded, the added score is q·k + q·PE(n) + PE(m)·k + PE(m)·PE(n). Only the last term depends on "
-                "n − m alone; the two cross terms depend on m and n separately. The heatmap below shows all three "
-                "ways at once."
+                "Expanded, the added score is q·k + q·PE(n) + PE(m)·k + PE(m)·PE(n). Here PE is added to q and k "
+                "directly (as if W_q and W_k were the identity), so the last term depends on n − m alone; the two "
+                "cross terms depend on m and n separately. In a real layer PE is added to x, and even the position "
+                "term becomes PE(m)·W_q·W_kᵀ·PE(n), which in general is not a function of n − m. Rotating q and k "
+                "leaves only q·R(n − m)k. The heatmap below shows all three ways at once."
             </p>
+            <Formula math=formulas::ADD_OR_ROTATE />
             <h3>"Where RoPE goes in a layer"</h3>
             <ul class="explain-list">
                 <li>"On q and k, after the projections W_q and W_k, in every attention layer; never on x, never on v."</li>

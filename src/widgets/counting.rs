@@ -4,6 +4,7 @@
 //! Fleetwood's post (Hugging Face, 2024).
 
 use super::card::WidgetCard;
+use super::formulas::{self, Formula};
 use super::controls::PositionControl;
 use super::pixels::{PixelPicture, Pixels};
 use super::{use_dark_mode, use_lab};
@@ -145,6 +146,7 @@ pub fn CountingWidget() -> impl IntoView {
                 "distance everywhere. That distance is the same because the step is a rotation, as the next "
                 "chapter shows."
             </p>
+            <Formula math=formulas::SINUSOIDAL />
             <p class="credit">"Integer → binary → sinusoidal follows Fleetwood (Hugging Face, 2024); sinusoids are from Vaswani et al. (2017)."</p>
         </WidgetCard>
     }

@@ -8,6 +8,7 @@ use super::slider::Slider;
 use super::export::{csv_text, ExportButtons};
 use super::field::{FieldMessage, FieldStatus};
 use super::legend::ChartLegend;
+use super::formulas::{self, Formula};
 use super::readout::Readout;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
@@ -190,7 +191,10 @@ pub fn DecayWidget() -> impl IntoView {
     };
 
     view! {
-        <WidgetCard id="decay">
+        <WidgetCard id="decay" explain="Does attention fade with distance? RoFormer (section 3.4.3) argues that RoPE \
+            gives a long-term decay: as n − m grows, the planes' phasors e^(i·r·θᵢ) point every which way and \
+            their sum shrinks. Below is what they proved, what it bounds, and what scores of real q and k do.">
+            <Formula math=formulas::DECAY />
             <div class="chart-controls">
                 <label class="toolbar-field">
                     "range "
@@ -258,7 +262,7 @@ pub fn DecayWidget() -> impl IntoView {
             <ExportButtons canvas name="decay" csv />
             <p class="explain">
                 "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "
-                "Sⱼ = Σ_(k<j) e^(i·r·θₖ) adds the unit phasors of the first j planes. By itself it bounds nothing. "
+                "Sⱼ = Σ_(l<j) e^(i·r·θₗ) adds the unit phasors of the first j planes. By itself it bounds nothing. "
                 "It equals (d/2 + 1)/2 at r = 0 and falls, but not smoothly: it ripples (at d = 128, about 4.5 at "
                 "r = 1,000 and 7.6 at r = 5,000). The pink curve, the mean of cos(rθᵢ), is the score of q = k only "
                 "when every pair of q has the same length."
@@ -280,9 +284,9 @@ pub fn DecayWidget() -> impl IntoView {
                 <Readout testid="decay-absolute-bound" label="absolute bound on |score| at r" value=absolute_at_r />
             </div>
             <p class="explain">
-                "A ceiling, not a prediction: the score of a given q and k need not decay, and for random zero-mean "
-                "q and k its expectation is 0 at every distance. Barbero et al. (2024, “Round and round we go! What "
-                "makes Rotary Positional Encodings useful?”) find that decay is not why RoPE works: trained models "
+                "A ceiling, not a prediction: the score of a given q and k need not decay, and for random q and k, "
+                "independent and zero-mean, its expectation is 0 at every distance. Barbero et al. (2024, “Round and "
+                "round we go! What makes Rotary Positional Encodings useful?”) argue that decay is not why RoPE works: trained models "
                 "use the fast planes to build positional attention patterns and the slow, nearly still planes to "
                 "carry meaning."
             </p>

@@ -8,6 +8,7 @@ use super::size::use_in_view;
 use super::slider::Slider;
 use super::export::{csv_text, ExportButtons};
 use super::legend::ChartLegend;
+use super::formulas::{self, Formula};
 use super::readout::Readout;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
@@ -113,9 +114,10 @@ pub fn FrequenciesWidget() -> impl IntoView {
     view! {
         <WidgetCard id="frequencies" explain="Plane i turns by θᵢ = b^(−2i/d) radians per token, once every 2π/θᵢ = 2π·b^(2i/d) tokens (its \
             wavelength). Plane 0 turns once every 2π ≈ 6.3 tokens; the last plane, i = d/2 − 1, once every \
-            2π·b^(1−2/d) tokens: 75% of 2π·b at d = 64, only 10% at d = 8. Context-extension methods (PI, NTK, \
+            2π·b^(1−2/d) tokens: with b = 10,000, 75% of 2π·b at d = 64 and only 10% at d = 8. Context-extension methods (PI, NTK, \
             YaRN, Llama 3) lengthen wavelengths beyond that. Planes whose wavelength exceeds the context never \
             complete a turn inside it.">
+            <Formula math=formulas::FREQUENCIES />
             <div class="control context-control">
                 <label for="context-slider">"context length (tokens) " <span class="unit">"(orig, log scale)"</span></label>
                 <div class="control-row">

@@ -241,7 +241,7 @@ pub fn HeatmapWidget() -> impl IntoView {
             </div>
             <p class="explain heatmap-mode-note">{move || match mode.get() {
                 HeatmapMode::Unrotated => "No position: q·k is the same number in every cell. Attention cannot tell near from far.",
-                HeatmapMode::Sinusoidal => "Sinusoids added: (q + PE(m))·(k + PE(n)). Its PE(m)·PE(n) term depends on n − m alone, but q·PE(n) and PE(m)·k depend on m and n separately: blurred, uneven stripes.",
+                HeatmapMode::Sinusoidal => "Sinusoids added: (q + PE(m))·(k + PE(n)). With PE added straight to q and k (projections taken as the identity), its PE(m)·PE(n) term depends on n − m alone, but q·PE(n) and PE(m)·k depend on m and n separately: blurred, uneven stripes.",
                 HeatmapMode::Rotated => "RoPE: every diagonal (fixed n − m) is one colour. The score depends only on the distance.",
             }}</p>
             <label class="toolbar-field" hidden=move || !scaled.get()>
@@ -281,7 +281,7 @@ pub fn HeatmapWidget() -> impl IntoView {
                 <span class="heatmap-marker heatmap-probe" aria-hidden="true" style:left=x style:top=y></span>
             })}
             </div>
-            <p class="hover-readout" data-testid="heatmap-hover" id="heatmap-hover" aria-live="polite"
+            <p class="hover-readout" class:hint=move || reading.with(Option::is_none) data-testid="heatmap-hover" id="heatmap-hover" aria-live="polite"
                 data-m=move || reading.get().map(|(m, _, _)| m.to_string())
                 data-n=move || reading.get().map(|(_, n, _)| n.to_string())
                 data-value=move || reading.get().map(|(_, _, score)| fmt_f64(score))>

@@ -118,8 +118,9 @@ pub fn LayoutsWidget() -> impl IntoView {
             </div>
             <p class="explain">
                 "The mismatch is a real bug: load weights trained with one layout into code written for the other and "
-                "every plane pairs two dimensions that were never meant to turn together. Nothing crashes; the model "
-                "just stops knowing where tokens are. The layout menu in the panel does exactly this: it keeps q and k "
+                "every plane pairs two dimensions that were never meant to turn together. Nothing crashes, and scores "
+                "still depend only on n − m, but each dimension now turns with a partner and at a frequency it was "
+                "never trained with, so the scores the model learned to read are scrambled. The layout menu in the panel does exactly this: it keeps q and k "
                 "and changes the code that rotates them, as if the same weights ran with the other implementation, "
                 "not as a different model."
             </p>

@@ -14,6 +14,7 @@ pub mod counting;
 pub mod decay;
 pub mod export;
 pub mod field;
+pub mod formulas;
 pub mod frequencies;
 pub mod heatmap;
 pub mod layouts;

@@ -5,6 +5,7 @@
 
 use super::card::WidgetCard;
 use super::controls::SelectControl;
+use super::formulas::{self, Formula};
 use super::readout::Readout;
 use super::use_lab;
 use crate::charts::format::short_number;
@@ -47,6 +48,7 @@ pub fn OrderWidget() -> impl IntoView {
                     value=Signal::derive(move || mode.get().as_str())
                     on_pick=|name| PositionMode::parse(name).map(Change::Positions) note />
             </div>
+            <Formula math=formulas::ATTENTION />
             <p class="explain">"Pick the query token: its row of attention weights, softmax(q·k/√8) over every token."</p>
             <div class="word-buttons" role="group" aria-label="query token">
                 {SENTENCE.iter().enumerate().map(|(i, word)| view! {

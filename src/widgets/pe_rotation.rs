@@ -73,7 +73,9 @@ pub fn PeRotationWidget() -> impl IntoView {
         <WidgetCard id="pe-rotation" explain="Pair i of the sinusoidal code is (sin pθᵢ, cos pθᵢ): a point on a circle at \
             angle pθᵢ. Move p by k and every pair turns by kθᵢ, an angle that does not depend on p. So one fixed \
             matrix M_k, a 2 × 2 rotation per pair, turns PE(p) into PE(p + k) for every p: relative position is \
-            already a rotation.">
+            already a rotation. (The dials draw each pair at the angle pθᵢ, as (cos, sin); the code stores it as \
+            (sin, cos), so in its own coordinates M_k turns the other way: rows (cos kθᵢ, sin kθᵢ) and \
+            (−sin kθᵢ, cos kθᵢ).)">
             <PositionControl lab param=&param::P label="position p" change=Change::P value=p_i64
                 max=MAX_CODE_POSITION as i64 id="p-slider-rotation" />
             <PositionControl lab param=&param::SHIFT label="shift k" change=Change::Shift value=shift_i64 max=MAX_CODE_POSITION as i64 />

@@ -1,0 +1,26 @@
+//! The story's key formulas as MathML (no CDN, no script), written once here and shown by
+//! [`Formula`] beside the prose that explains them. The symbols match the widgets' labels: base
+//! b, head dimension d, positions m and n (p in the counting chapters), distance r = n − m.
+
+use leptos::prelude::*;
+
+/// Attention of one query over the tokens j (chapter 1).
+pub const ATTENTION: &str = r#"<math display="block"><mtable displaystyle="true"><mtr><mtd><msub><mi>a</mi><mi>j</mi></msub><mo>=</mo><msub><mi>softmax</mi><mi>j</mi></msub><mrow><mo>(</mo><mfrac><mrow><mi>q</mi><mo>·</mo><msub><mi>k</mi><mi>j</mi></msub></mrow><msqrt><mi>d</mi></msqrt></mfrac><mo>)</mo></mrow></mtd></mtr><mtr><mtd><mtext>output</mtext><mo>=</mo><munder><mo>∑</mo><mi>j</mi></munder><msub><mi>a</mi><mi>j</mi></msub><msub><mi>v</mi><mi>j</mi></msub></mtd></mtr></mtable></math>"#;
+
+/// "Attention Is All You Need" section 3.5 (chapter 2).
+pub const SINUSOIDAL: &str = r#"<math display="block"><mtable displaystyle="true"><mtr><mtd><mi>PE</mi><msub><mrow><mo>(</mo><mi>p</mi><mo>)</mo></mrow><mrow><mn>2</mn><mi>i</mi></mrow></msub><mo>=</mo><mi>sin</mi><mo>(</mo><mi>p</mi><mo>·</mo><msup><mi>b</mi><mrow><mo>−</mo><mn>2</mn><mi>i</mi><mo>/</mo><mi>d</mi></mrow></msup><mo>)</mo></mtd></mtr><mtr><mtd><mi>PE</mi><msub><mrow><mo>(</mo><mi>p</mi><mo>)</mo></mrow><mrow><mn>2</mn><mi>i</mi><mo>+</mo><mn>1</mn></mrow></msub><mo>=</mo><mi>cos</mi><mo>(</mo><mi>p</mi><mo>·</mo><msup><mi>b</mi><mrow><mo>−</mo><mn>2</mn><mi>i</mi><mo>/</mo><mi>d</mi></mrow></msup><mo>)</mo></mtd></mtr></mtable></math>"#;
+
+/// Adding an encoding against rotating q and k (chapter 4).
+pub const ADD_OR_ROTATE: &str = r#"<math display="block"><mtable displaystyle="true"><mtr><mtd><mo>(</mo><mi>q</mi><mo>+</mo><mi>PE</mi><mo>(</mo><mi>m</mi><mo>)</mo><mo>)</mo><mo>·</mo><mo>(</mo><mi>k</mi><mo>+</mo><mi>PE</mi><mo>(</mo><mi>n</mi><mo>)</mo><mo>)</mo></mtd></mtr><mtr><mtd><mo>=</mo><mi>q</mi><mo>·</mo><mi>k</mi><mo>+</mo><mi>q</mi><mo>·</mo><mi>PE</mi><mo>(</mo><mi>n</mi><mo>)</mo></mtd></mtr><mtr><mtd><mo>+</mo><mi>PE</mi><mo>(</mo><mi>m</mi><mo>)</mo><mo>·</mo><mi>k</mi><mo>+</mo><mi>PE</mi><mo>(</mo><mi>m</mi><mo>)</mo><mo>·</mo><mi>PE</mi><mo>(</mo><mi>n</mi><mo>)</mo></mtd></mtr><mtr><mtd><mo>(</mo><mi>R</mi><mo>(</mo><mi>m</mi><mo>)</mo><mi>q</mi><mo>)</mo><mo>·</mo><mo>(</mo><mi>R</mi><mo>(</mo><mi>n</mi><mo>)</mo><mi>k</mi><mo>)</mo><mo>=</mo><mi>q</mi><mo>·</mo><mi>R</mi><mo>(</mo><mi>n</mi><mo>−</mo><mi>m</mi><mo>)</mo><mi>k</mi></mtd></mtr><mtr><mtd><mo>|</mo><mi>R</mi><mo>(</mo><mi>m</mi><mo>)</mo><mi>q</mi><mo>|</mo><mo>=</mo><mo>|</mo><mi>q</mi><mo>|</mo><mo>,</mo><mspace width="0.5em"></mspace><mo>|</mo><mi>q</mi><mo>+</mo><mi>PE</mi><mo>(</mo><mi>m</mi><mo>)</mo><mo>|</mo><mo>≠</mo><mo>|</mo><mi>q</mi><mo>|</mo></mtd></mtr></mtable></math>"#;
+
+/// Each plane's frequency and wavelength (chapter 6).
+pub const FREQUENCIES: &str = r#"<math display="block"><mtable displaystyle="true"><mtr><mtd><msub><mi>θ</mi><mi>i</mi></msub><mo>=</mo><msup><mi>b</mi><mrow><mo>−</mo><mn>2</mn><mi>i</mi><mo>/</mo><mi>d</mi></mrow></msup><mo>,</mo><mspace width="0.5em"></mspace><mi>i</mi><mo>=</mo><mn>0</mn><mo>,</mo><mo>…</mo><mo>,</mo><mi>d</mi><mo>/</mo><mn>2</mn><mo>−</mo><mn>1</mn></mtd></mtr><mtr><mtd><msub><mi>λ</mi><mi>i</mi></msub><mo>=</mo><mfrac><mrow><mn>2</mn><mi>π</mi></mrow><msub><mi>θ</mi><mi>i</mi></msub></mfrac><mo>=</mo><mn>2</mn><mi>π</mi><msup><mi>b</mi><mrow><mn>2</mn><mi>i</mi><mo>/</mo><mi>d</mi></mrow></msup></mtd></mtr></mtable></math>"#;
+
+/// RoFormer section 3.4.3: the relative bound, and the bound on |score| (chapter 6).
+pub const DECAY: &str = r#"<math display="block"><mtable displaystyle="true"><mtr><mtd><msub><mi>S</mi><mi>j</mi></msub><mo>=</mo><munderover><mo>∑</mo><mrow><mi>l</mi><mo>=</mo><mn>0</mn></mrow><mrow><mi>j</mi><mo>−</mo><mn>1</mn></mrow></munderover><msup><mi>e</mi><mrow><mi>i</mi><mi>r</mi><msub><mi>θ</mi><mi>l</mi></msub></mrow></msup></mtd></mtr><mtr><mtd><mtext>relative bound</mtext><mo>=</mo><mfrac><mn>1</mn><mrow><mi>d</mi><mo>/</mo><mn>2</mn></mrow></mfrac><munderover><mo>∑</mo><mrow><mi>j</mi><mo>=</mo><mn>1</mn></mrow><mrow><mi>d</mi><mo>/</mo><mn>2</mn></mrow></munderover><mo>|</mo><msub><mi>S</mi><mi>j</mi></msub><mo>|</mo></mtd></mtr><mtr><mtd><mo>|</mo><msub><mi>q</mi><mi>m</mi></msub><mo>·</mo><msub><mi>k</mi><mi>n</mi></msub><mo>|</mo><mo>≤</mo><mrow><mo>(</mo><munder><mi>max</mi><mi>i</mi></munder><mo>|</mo><msub><mi>h</mi><mrow><mi>i</mi><mo>+</mo><mn>1</mn></mrow></msub><mo>−</mo><msub><mi>h</mi><mi>i</mi></msub><mo>|</mo><mo>)</mo></mrow><munderover><mo>∑</mo><mrow><mi>j</mi><mo>=</mo><mn>1</mn></mrow><mrow><mi>d</mi><mo>/</mo><mn>2</mn></mrow></munderover><mo>|</mo><msub><mi>S</mi><mi>j</mi></msub><mo>|</mo></mtd></mtr><mtr><mtd><msub><mi>h</mi><mi>i</mi></msub><mo>=</mo><msub><mover><mi>q</mi><mo>~</mo></mover><mi>i</mi></msub><msubsup><mover><mi>k</mi><mo>~</mo></mover><mi>i</mi><mo>*</mo></msubsup><mo>,</mo><mspace width="0.5em"></mspace><msub><mi>h</mi><mrow><mi>d</mi><mo>/</mo><mn>2</mn></mrow></msub><mo>=</mo><mn>0</mn></mtd></mtr></mtable></math>"#;
+
+/// A formula set apart from the prose, read by screen readers as MathML.
+#[component]
+pub fn Formula(math: &'static str) -> impl IntoView {
+    view! { <div class="formula" inner_html=math></div> }
+}

@@ -195,6 +195,20 @@ test('8. layouts: permuted q and k give the same score, the wrong layout does no
   expect(close(await value(page, 'layout-permuted-score'), await value(page, 'score'), 1e-9)).toBe(true);
 });
 
+test('on a phone, a chapter\'s own control stays on screen while the chapter is read', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await open(page, '/?m=8#counting');
+  const counting = chapter(page, 'counting');
+  await counting.scrollIntoViewIfNeeded();
+  await page.mouse.wheel(0, 900);
+  await page.waitForTimeout(300);
+  const slider = counting.getByRole('slider', { name: 'position p' });
+  await expect(slider).toBeInViewport();
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page).toHaveURL(/p=6/);
+});
+
 test('the whole page, in both themes, has no serious accessibility finding', async ({ page }) => {
   for (const theme of ['light', 'dark']) {
     await open(page, `/?theme=${theme}&scaling=yarn&xpos=1&scaling_b=llama3`);

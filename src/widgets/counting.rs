@@ -130,7 +130,9 @@ pub fn CountingWidget() -> impl IntoView {
             vectors. Count and see what each way of writing p gets right and wrong. The pictures show 32 positions \
             around p (rows, p marked on the left) by the code's dimensions (columns), purple for negative, white \
             for 0, green for positive; the normalised code divides by the length of a 64-token input.">
-            <PositionControl lab param=&param::P label="position p" change=Change::P value=p_i64 max=MAX_CODE_POSITION as i64 />
+            <div class="chapter-controls">
+                <PositionControl lab param=&param::P label="position p" change=Change::P value=p_i64 max=MAX_CODE_POSITION as i64 />
+            </div>
             <div class="code-columns">
                 {Code::ALL.iter().enumerate().map(|(i, code)| column(i, *code)).collect_view()}
             </div>

@@ -76,9 +76,11 @@ pub fn PeRotationWidget() -> impl IntoView {
             already a rotation. (The dials draw each pair at the angle pθᵢ, as (cos, sin); the code stores it as \
             (sin, cos), so in its own coordinates M_k turns the other way: rows (cos kθᵢ, sin kθᵢ) and \
             (−sin kθᵢ, cos kθᵢ).)">
-            <PositionControl lab param=&param::P label="position p" change=Change::P value=p_i64
-                max=MAX_CODE_POSITION as i64 id="p-slider-rotation" />
-            <PositionControl lab param=&param::SHIFT label="shift k" change=Change::Shift value=shift_i64 max=MAX_CODE_POSITION as i64 />
+            <div class="chapter-controls">
+                <PositionControl lab param=&param::P label="position p" change=Change::P value=p_i64
+                    max=MAX_CODE_POSITION as i64 id="p-slider-rotation" />
+                <PositionControl lab param=&param::SHIFT label="shift k" change=Change::Shift value=shift_i64 max=MAX_CODE_POSITION as i64 />
+            </div>
             <div class="pe-dials" role="img"
                 aria-label=move || format!("{} pairs of the sinusoidal code, fast to slow: each point at angle pθᵢ turns by kθᵢ to (p+k)θᵢ", dials.with(Vec::len))>
                 {move || dials.get().into_iter().map(|(i, from, turn)| {

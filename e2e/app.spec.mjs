@@ -1,11 +1,9 @@
 // The release build end to end in headless Chromium: what a visitor, an embedding blog and a
 // teacher's projector see. Expected numbers come from the formulas of the papers, not the app.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, list, open, close, screenshotWholePage } from './fixtures.mjs';
+import { test, expect, value, list, open, close, screenshotWholePage, injectAxe, openHost } from './fixtures.mjs';
 
-const require = createRequire(import.meta.url);
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
 
@@ -160,9 +158,9 @@ test('embed=scores shows the widget alone and tells the host its height', async 
   expect(await page.evaluate(() => window.ownMessages)).toEqual([]);
 
   // A host page with the widget in an iframe receives rope-lab:resize messages.
-  await page.setContent(`
+  await openHost(page, `
     <script>window.messages = []; addEventListener('message', (e) => messages.push(e.data));</script>
-    <iframe src="${new URL('/?embed=scores&dim=8', page.url()).href}" style="width:600px;height:400px"></iframe>`);
+    <iframe src="/?embed=scores&dim=8" style="width:600px;height:400px"></iframe>`);
   await expect.poll(() => page.evaluate(() => window.messages.length)).toBeGreaterThan(0);
   const message = await page.evaluate(() => window.messages.at(-1));
   expect(message.type).toBe('rope-lab:resize');
@@ -213,7 +211,7 @@ for (const width of [1280, 390]) {
 test('no serious or critical accessibility findings (axe-core)', async ({ page }) => {
   for (const path of ['/', '/?theme=dark', '/?embed=scores', '/?embed=clocks&theme=dark']) {
     await open(page, path);
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    await injectAxe(page);
     const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     console.log(`axe ${path}: ${results.violations.length} findings (${results.violations.map((v) => `${v.id}/${v.impact}`).join(', ') || 'none'}), ${serious.length} serious or critical`);

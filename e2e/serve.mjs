@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CSP } from './csp.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = resolve(process.argv[2] ?? join(here, '..', 'dist'));
@@ -30,7 +31,12 @@ createServer(async (request, response) => {
   try {
     if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
     const body = await readFile(file);
-    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+    const type = types[extname(file)] ?? 'application/octet-stream';
+    // Every page under the strict policy careful hosts set (README, "Content-Security-Policy"):
+    // the whole suite then fails on anything it blocks. NO_CSP=1 serves without it.
+    const headers = { 'content-type': type };
+    if (type.startsWith('text/html') && !process.env.NO_CSP) headers['content-security-policy'] = CSP;
+    response.writeHead(200, headers);
     response.end(body);
   } catch {
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
+use super::backend::MeasuredCanvas;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -29,7 +29,7 @@ pub fn use_canvas_chart<D, F, G>(canvas: NodeRef<Canvas>, data: F, draw: G) -> R
 where
     D: 'static,
     F: Fn() -> D + 'static,
-    G: Fn(&DrawingArea<CanvasBackend, Shift>, &D, f64) + 'static,
+    G: Fn(&DrawingArea<MeasuredCanvas, Shift>, &D, f64) + 'static,
 {
     use_sized_canvas_chart(canvas, data, |_, _| None, draw)
 }
@@ -41,10 +41,10 @@ where
     D: 'static,
     F: Fn() -> D + 'static,
     H: Fn(f64, &D) -> Option<f64> + 'static,
-    G: Fn(&DrawingArea<CanvasBackend, Shift>, &D, f64) + 'static,
+    G: Fn(&DrawingArea<MeasuredCanvas, Shift>, &D, f64) + 'static,
 {
     use_canvas_frames(canvas, data, height, move |element, d, size| {
-        if let Some(backend) = CanvasBackend::with_canvas_object(element.clone()) {
+        if let Some(backend) = MeasuredCanvas::new(element.clone()) {
             draw(&backend.into_drawing_area(), d, size.ratio);
         }
     })

@@ -15,7 +15,7 @@ use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
+use super::backend::MeasuredCanvas;
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::HtmlCanvasElement;
 
@@ -105,7 +105,7 @@ pub fn HeatmapWidget() -> impl IntoView {
             let layout = heatmap_layout(size.width);
             shown_layout.set(Some(layout));
             let style = style.with_scale(ratio);
-            if let Some(backend) = CanvasBackend::with_canvas_object(element.clone()) {
+            if let Some(backend) = MeasuredCanvas::new(element.clone()) {
                 let _ = draw_heatmap_frame(&backend.into_drawing_area(), frame, &layout, &style);
             }
             // The cells: pixels into a window-sized bitmap, scaled into the plot square.

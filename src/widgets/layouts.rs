@@ -48,6 +48,7 @@ const LISTINGS: [(&str, Layout, &[&str]); 3] = [
         "Interleaved, Meta's Llama (complex numbers)",
         Layout::Interleaved,
         &[
+            "# theta here is the base b (rope_theta), not a plane's θ_i",
             "freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: dim // 2].float() / dim))",
             "angles = torch.outer(torch.arange(seq_len), freqs)       # m·θ_i",
             "freqs_cis = torch.polar(torch.ones_like(angles), angles) # e^(i m θ_i)",

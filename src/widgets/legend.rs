@@ -18,7 +18,9 @@ pub fn ChartLegend(#[prop(into)] entries: Signal<Vec<LegendEntry>>) -> impl Into
                 view! {
                     <li>
                         // The colour through the style object (no style attribute: strict CSP).
-                        <span class=mark aria-hidden="true" style:color=colour></span>
+                        // A static value would be written as a style attribute; a closure is
+                        // set with style.setProperty.
+                        <span class=mark aria-hidden="true" style:color=move || colour.clone()></span>
                         {entry.label}
                     </li>
                 }

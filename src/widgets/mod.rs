@@ -4,6 +4,7 @@
 
 pub mod add_or_rotate;
 pub mod animation;
+pub mod backend;
 pub mod canvas;
 pub mod card;
 pub mod clock_faces;

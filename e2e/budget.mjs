@@ -22,9 +22,11 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // reader for pasted configs, the wavelength chart in SVG, the Python export) costs 27 KB:
 // 425 KB. Its comparison of two methods (an SVG chart), xPos on the decay chart and the heatmap's
 // original-θᵢ switch cost 22 KB more: 448 KB. The story's key formulas as MathML, the original
-// bound on the decay chart and the references with every post the chapters follow: 454 KB,
-// budget 456 KB.
-const BUDGET_GZIP_BYTES = 456 * 1024;
+// bound on the decay chart and the references with every post the chapters follow: 454 KB.
+// Issue 12's classroom and blog tools (presenter mode, the page's tools and shortcuts sheet,
+// the embed dialog with its preview, dialogs, clipboard, live chart descriptions): 473 KB,
+// budget 476 KB.
+const BUDGET_GZIP_BYTES = 476 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

@@ -3,7 +3,7 @@
 //! `style/palette.css` after a change to `src/charts/palette.rs`.
 #![cfg(not(target_arch = "wasm32"))]
 
-use rope_lab::charts::palette::{palette_css, ALL};
+use rope_lab::charts::palette::{palette_css, ALL, PRESENTER};
 use rope_lab::charts::ChartStyle;
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/style/palette.css");
@@ -22,7 +22,9 @@ fn the_style_sheet_holds_exactly_the_palette() {
 fn every_colour_is_defined_once_per_theme_and_the_charts_use_them() {
     let css = palette_css();
     for swatch in ALL {
-        assert_eq!(css.matches(&format!("  --{}: #", swatch.name)).count(), 2, "{}", swatch.name);
+        // Once per theme, and once more per theme for the few presenter mode strengthens.
+        let presenter = PRESENTER.iter().any(|p| p.name == swatch.name);
+        assert_eq!(css.matches(&format!("  --{}: #", swatch.name)).count(), if presenter { 4 } else { 2 }, "{}", swatch.name);
     }
     // The chart of a dark page draws on the dark card, in the dark text colour.
     let surface = ALL.iter().find(|s| s.name == "surface").unwrap();
@@ -37,5 +39,32 @@ fn the_main_style_sheet_defines_no_colour_of_its_own() {
     assert_eq!(hex, 0, "style/main.css has hex colours: put them in src/charts/palette.rs");
     for swatch in ALL {
         assert!(!main.contains(&format!("--{}:", swatch.name)), "main.css redefines --{}", swatch.name);
+    }
+}
+
+/// WCAG 2 relative luminance and contrast ratio.
+fn contrast(a: plotters::style::RGBColor, b: plotters::style::RGBColor) -> f64 {
+    let luminance = |c: plotters::style::RGBColor| {
+        let channel = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.039_28 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+        };
+        0.2126 * channel(c.0) + 0.7152 * channel(c.1) + 0.0722 * channel(c.2)
+    };
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[test]
+fn presenter_mode_raises_every_contrast_it_changes() {
+    use rope_lab::charts::palette::SURFACE;
+    for dark in [false, true] {
+        for strong in PRESENTER {
+            let usual = ALL.iter().find(|s| s.name == strong.name).expect("presenter overrides a palette colour");
+            let (before, after) = (contrast(usual.pick(dark), SURFACE.pick(dark)), contrast(strong.pick(dark), SURFACE.pick(dark)));
+            assert!(after > before, "{} ({}): {after:.2} against {before:.2}", strong.name, if dark { "dark" } else { "light" });
+        }
+        // Secondary text in presenter mode meets WCAG AAA (7:1) on the cards.
+        assert!(contrast(PRESENTER[0].pick(dark), SURFACE.pick(dark)) >= 7.0);
     }
 }

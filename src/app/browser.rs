@@ -35,6 +35,13 @@ pub fn set_document_theme(dark: bool) {
     }
 }
 
+/// Sets (or removes) a flag attribute on `<html>` that the style sheet follows (`data-present`).
+pub fn set_document_flag(name: &str, on: bool) {
+    if let Some(root) = document().document_element() {
+        let _ = if on { root.set_attribute(name, "") } else { root.remove_attribute(name) };
+    }
+}
+
 /// How long the address bar waits for the state to settle: a slider drag would otherwise
 /// replace the history entry 60 times a second, which browsers throttle with a warning.
 const URL_SETTLE: Duration = Duration::from_millis(300);

@@ -4,11 +4,14 @@
 
 mod browser;
 mod shortcuts;
+mod tools;
 
 use crate::state::{Change, LabState, Theme};
 use crate::widgets::controls::Controls;
 use crate::widgets::registry::{self, FullPage, Widget};
+use crate::widgets::embed::{EmbedDialog, EmbedRequest};
 use crate::widgets::{DarkMode, Lab};
+use tools::PageTools;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -30,20 +33,33 @@ pub fn App() -> impl IntoView {
     provide_context(DarkMode(dark.into()));
     Effect::new(move |_| browser::set_document_theme(dark.get()));
     browser::sync_url_with(lab);
-    shortcuts::use_page_shortcuts(lab);
+    // The shortcuts sheet: the key ? and the header's button open it.
+    let help = RwSignal::new(false);
+    shortcuts::use_page_shortcuts(lab, help);
+    let present = lab.select(|s| s.present);
+    Effect::new(move |_| browser::set_document_flag("data-present", present.get()));
 
     // The chapters exist only once the app has rendered: a deep link (#decay) is followed then.
     request_animation_frame(browser::scroll_to_hash);
     match embed {
         Some(widget) => view! { <Embed widget /> }.into_any(),
-        None => view! { <Page /> }.into_any(),
+        None => view! { <Page help /> }.into_any(),
     }
 }
 
 /// The whole lab: header, controls, every widget of the registry, footer.
 #[component]
-fn Page() -> impl IntoView {
+fn Page(help: RwSignal<bool>) -> impl IntoView {
     provide_context(FullPage);
+    provide_context(EmbedRequest(RwSignal::new(None)));
+    let lab = expect_context::<Lab>();
+    // The address of this view, printed on a handout (print style sheet).
+    let printed_url = Memo::new(move |_| {
+        let query = lab.state.with(|s| s.to_query());
+        let location = window().location();
+        let base = format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
+        if query.is_empty() { base } else { format!("{base}?{query}") }
+    });
     view! {
         <a class="skip-link" href="#main">"Skip to the lab"</a>
         <header class="site-header">
@@ -51,8 +67,12 @@ fn Page() -> impl IntoView {
                 <h1>"RoPE Lab"</h1>
                 <p class="tagline">"See why rotating queries and keys makes attention depend only on relative position."</p>
             </div>
-            <ThemeToggle />
+            <div class="header-tools">
+                <PageTools lab help />
+                <ThemeToggle />
+            </div>
         </header>
+        <EmbedDialog />
         <Notices />
         <main id="main" class="lab" tabindex="-1">
             <p class="intro">
@@ -88,6 +108,7 @@ fn Page() -> impl IntoView {
                 <code>"modeling_rope_utils"</code>"; Meta Llama. Every setting is in the address bar: "
                 "copy it to share exactly this view."
             </p>
+            <p class="print-url">"This view: " {move || printed_url.get()}</p>
         </footer>
     }
 }

@@ -1,6 +1,8 @@
-//! Keyboard shortcuts that work anywhere on the page, except while the reader types in a text
-//! field: `[` and `]` shift the query and the key together by one token.
+//! Keyboard shortcuts that work anywhere on the page (the sheet in `tools.rs` lists them),
+//! except while the reader types in a text field. Keys a focused control uses itself (arrows on
+//! a slider, Space on a button) are left to it.
 
+use crate::state::Change;
 use crate::widgets::Lab;
 use leptos::ev;
 use leptos::prelude::*;
@@ -8,31 +10,51 @@ use wasm_bindgen::JsCast;
 
 /// Whether a key press on `target` is typing: text inputs, text areas and editable content
 /// take the keys themselves. Sliders, menus, radio buttons and checkboxes do not use `[` `]`.
-fn typing_in(target: Option<web_sys::EventTarget>) -> bool {
-    let Some(element) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else {
+fn typing_in(target: Option<&web_sys::EventTarget>) -> bool {
+    let Some(element) = target.and_then(|t| t.dyn_ref::<web_sys::HtmlElement>()) else {
         return false;
     };
     if element.is_content_editable() || element.tag_name() == "TEXTAREA" {
         return true;
     }
-    element.dyn_into::<web_sys::HtmlInputElement>().is_ok_and(|input| {
+    element.dyn_ref::<web_sys::HtmlInputElement>().is_some_and(|input| {
         !matches!(input.type_().as_str(), "range" | "checkbox" | "radio" | "button" | "submit" | "reset" | "color")
     })
 }
 
-/// Installs the page's shortcuts for as long as the page lives.
-pub fn use_page_shortcuts(lab: Lab) {
+/// Whether `target` is a control that uses arrow keys or Space itself.
+fn control(target: Option<&web_sys::EventTarget>) -> bool {
+    const CONTROLS: &str = "button, a[href], input, select, textarea, summary, [role=slider], [role=radio], canvas[tabindex], dialog";
+    target.and_then(|t| t.dyn_ref::<web_sys::Element>()).is_some_and(|e| e.closest(CONTROLS).ok().flatten().is_some())
+}
+
+/// Installs the page's shortcuts for as long as the page lives; `help` opens the sheet.
+pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
     let keys = window_event_listener(ev::keydown, move |ev| {
-        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in(ev.target()) {
+        let target = ev.target();
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in(target.as_ref()) || help.get_untracked() {
             return;
         }
-        let by = match ev.key().as_str() {
-            "]" => 1,
-            "[" => -1,
+        let free = !control(target.as_ref());
+        match ev.key().as_str() {
+            "]" => {
+                lab.shift(1, true);
+            }
+            "[" => {
+                lab.shift(-1, true);
+            }
+            "p" | "P" => lab.apply(Change::Present(!lab.state.with_untracked(|s| s.present))),
+            "r" | "R" => lab.reset(),
+            "?" => help.set(true),
+            " " if free => lab.playing.update(|p| *p = !*p),
+            "ArrowRight" | "ArrowLeft" if free => {
+                let by = if ev.key() == "ArrowRight" { 1 } else { -1 };
+                let (m, n) = lab.state.with_untracked(|s| (s.m, s.n));
+                lab.apply(if ev.shift_key() { Change::N(n + by) } else { Change::M(m + by) });
+            }
             _ => return,
-        };
+        }
         ev.prevent_default();
-        lab.shift(by, true);
     });
     on_cleanup(move || keys.remove());
 }

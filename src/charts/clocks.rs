@@ -29,6 +29,8 @@ pub struct ClockGrid {
     pub cell: f64,
     /// Whether each face carries its plane number and wavelength (up to 64 faces).
     pub labels: bool,
+    /// Room under each face for its two label lines.
+    pub label_height: f64,
 }
 
 /// Faces above this count become unlabelled small multiples.
@@ -38,24 +40,31 @@ const LABEL_HEIGHT: f64 = 30.0;
 /// Lays out `faces` faces across `width` CSS pixels: as many columns as fit at a legible
 /// size, cells no larger than needed.
 pub fn clock_grid(width: f64, faces: usize) -> ClockGrid {
+    clock_grid_magnified(width, faces, 1.0)
+}
+
+/// [`clock_grid`] with faces and labels `magnify` times as large (presenter mode).
+pub fn clock_grid_magnified(width: f64, faces: usize, magnify: f64) -> ClockGrid {
+    let magnify = if magnify.is_finite() { magnify.clamp(1.0, 3.0) } else { 1.0 };
     let faces = faces.max(1);
     let labels = faces <= LABELLED_FACES;
-    let min_cell = if labels { 78.0 } else { 34.0 };
+    let min_cell = if labels { 78.0 } else { 34.0 } * magnify;
     let width = if width.is_finite() && width > 0.0 { width } else { min_cell };
     let columns = ((width / min_cell).floor() as usize).clamp(1, faces);
-    let cell = (width / columns as f64).min(if labels { 132.0 } else { 64.0 });
+    let cell = (width / columns as f64).min(if labels { 132.0 } else { 64.0 } * magnify);
     ClockGrid {
         faces,
         columns,
         rows: faces.div_ceil(columns),
         cell,
         labels,
+        label_height: LABEL_HEIGHT * magnify,
     }
 }
 
 impl ClockGrid {
     fn cell_height(&self) -> f64 {
-        self.cell + if self.labels { LABEL_HEIGHT } else { 0.0 }
+        self.cell + if self.labels { self.label_height } else { 0.0 }
     }
 
     /// The faces of row `row` as indices into the whole grid.
@@ -121,15 +130,16 @@ pub fn draw_clock_faces<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&style.background)?;
-    let s = style.scale;
+    // Positions at the pixel ratio g; strokes and type also magnified (presenter mode).
+    let (s, g, magnify) = (style.scale, style.ratio(), style.magnify);
     let stroke = |w: f64| ((w * s).round() as u32).max(1);
     let label_font = style.font(11.0);
     let centered = Pos::new(HPos::Center, VPos::Top);
     let radius = grid.radius();
     for (index, face) in faces.iter().enumerate().take(grid.faces) {
         let center = grid.center(index);
-        let c = px(center, s);
-        let r = (radius * s).round() as i32;
+        let c = px(center, g);
+        let r = (radius * g).round() as i32;
         area.draw(&Circle::new(c, r, style.grid.stroke_width(stroke(1.5))))?;
         if selected == Some(face.plane) {
             area.draw(&Circle::new(c, r + stroke(3.0) as i32, style.cursor.stroke_width(stroke(2.0))))?;
@@ -137,9 +147,9 @@ pub fn draw_clock_faces<DB: DrawingBackend>(
         if grid.labels {
             // Two short lines that fit the narrowest cell: the plane, then its wavelength.
             let wavelength = face.wavelength.map_or_else(|| "no turn".to_string(), |w| format!("λ {}", short_number(w)));
-            let at = px((center.0, center.1 + radius + 4.0), s);
+            let at = px((center.0, center.1 + radius + 4.0 * magnify), g);
             area.draw(&Text::new(format!("i = {}", face.plane), at, label_font.clone().pos(centered)))?;
-            let at = px((center.0, center.1 + radius + 17.0), s);
+            let at = px((center.0, center.1 + radius + 17.0 * magnify), g);
             area.draw(&Text::new(wavelength, at, label_font.clone().pos(centered)))?;
         }
     }
@@ -166,10 +176,10 @@ pub fn draw_clock_hands<DB: DrawingBackend>(
 
 /// [`draw_clock_hands`] on any [`Painter`]: the browser batches these shapes per colour.
 pub fn paint_clock_hands(painter: &mut impl Painter, faces: &[ClockFace], grid: &ClockGrid, longest: f64, style: &ChartStyle) {
-    let s = style.scale;
+    let (s, g) = (style.scale, style.ratio());
     let longest = if longest.is_finite() && longest > 0.0 { longest } else { 1.0 };
     let radius = grid.radius();
-    let scaled = |p: (f64, f64)| (p.0 * s, p.1 * s);
+    let scaled = |p: (f64, f64)| (p.0 * g, p.1 * g);
     let w = |width: f64| (width * s).round().max(1.0);
     for (index, face) in faces.iter().enumerate().take(grid.faces) {
         let center = grid.center(index);

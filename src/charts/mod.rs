@@ -12,7 +12,7 @@ pub mod painter;
 pub mod palette;
 mod plane;
 
-pub use clocks::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, paint_clock_hands, ClockFace, ClockGrid};
+pub use clocks::{clock_grid, clock_grid_magnified, draw_clock_faces, draw_clock_hands, draw_contributions, paint_clock_hands, ClockFace, ClockGrid};
 pub use decay::{draw_absolute, draw_decay, AbsoluteChart, DecayChart};
 pub use frequencies::{draw_frequencies, FrequencyChart};
 pub use heatmap::{
@@ -41,6 +41,8 @@ pub struct ChartStyle {
     pub cursor: RGBColor,
     /// Multiplies font sizes and strokes: the device pixel ratio, so that HiDPI canvases stay sharp.
     pub scale: f64,
+    /// Multiplies them again beyond the pixel ratio: presenter mode's larger type and lines.
+    pub magnify: f64,
 }
 
 impl ChartStyle {
@@ -56,6 +58,7 @@ impl ChartStyle {
             bound: palette::BOUND.pick(dark),
             cursor: palette::TEXT.pick(dark),
             scale: 1.0,
+            magnify: 1.0,
         }
     }
 
@@ -69,6 +72,17 @@ impl ChartStyle {
 
     pub fn with_scale(self, scale: f64) -> Self {
         let scale = if scale.is_finite() && scale > 0.0 { scale.clamp(0.5, 4.0) } else { 1.0 };
-        Self { scale, ..self }
+        Self { scale: scale * self.magnify, ..self }
+    }
+
+    /// The device pixel ratio alone, for positions (scale without the magnification).
+    pub fn ratio(&self) -> f64 {
+        self.scale / self.magnify
+    }
+
+    /// Type and strokes `factor` times as large at every pixel ratio (presenter mode).
+    pub fn magnified(self, factor: f64) -> Self {
+        let magnify = if factor.is_finite() && factor > 0.0 { factor.clamp(1.0, 3.0) } else { 1.0 };
+        Self { magnify, scale: self.scale / self.magnify * magnify, ..self }
     }
 }

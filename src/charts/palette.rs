@@ -68,10 +68,22 @@ pub const NOTICE_BG: Swatch = swatch("notice-bg", (255, 246, 223), (46, 39, 18))
 pub const NOTICE_BORDER: Swatch = swatch("notice-border", (201, 138, 0), (201, 138, 0));
 pub const ERROR: Swatch = swatch("error", (179, 38, 30), (242, 184, 181));
 
+/// Paper and ink: a printed handout, and the shade behind a dialog, in either theme.
+pub const PAPER: Swatch = swatch("paper", (255, 255, 255), (255, 255, 255));
+pub const INK: Swatch = swatch("ink", (0, 0, 0), (0, 0, 0));
+
 /// Every swatch, in the order the style sheet lists them.
-pub const ALL: [Swatch; 24] = [
+pub const ALL: [Swatch; 26] = [
     BG, SURFACE, TEXT, MUTED, BORDER, GRID, ACCENT, FOCUS, Q, K, K_TEXT, PHASOR, PHASOR_TEXT, BOUND, BOUND_TEXT, COMPARE[0],
-    COMPARE[1], COMPARE[2], MARKER_Q, MARKER_K, ON_MARKER, NOTICE_BG, NOTICE_BORDER, ERROR,
+    COMPARE[1], COMPARE[2], MARKER_Q, MARKER_K, ON_MARKER, NOTICE_BG, NOTICE_BORDER, ERROR, PAPER, INK,
+];
+
+/// Presenter mode's stronger colours for the same custom properties (`present=1`): secondary
+/// text as dark as the text, and borders and grid lines that a projector does not wash out.
+pub const PRESENTER: [Swatch; 3] = [
+    swatch("muted", (28, 32, 40), (228, 231, 236)),
+    swatch("border", (91, 100, 114), (154, 163, 178)),
+    swatch("grid", (184, 191, 202), (89, 97, 110)),
 ];
 
 fn hex(colour: RGBColor) -> String {
@@ -81,13 +93,18 @@ fn hex(colour: RGBColor) -> String {
 /// The style sheet `style/palette.css`: every swatch as a custom property, light on `:root`,
 /// dark on `:root[data-theme="dark"]` (the app sets `data-theme`).
 pub fn palette_css() -> String {
-    let block = |selector: &str, scheme: &str, dark: bool| {
-        let lines: String = ALL.iter().map(|s| format!("  --{}: {};\n", s.name, hex(s.pick(dark)))).collect();
-        format!("{selector} {{\n{lines}  color-scheme: {scheme};\n}}\n")
+    let lines = |swatches: &[Swatch], dark: bool| -> String {
+        swatches.iter().map(|s| format!("  --{}: {};\n", s.name, hex(s.pick(dark)))).collect()
     };
+    let block = |selector: &str, scheme: &str, dark: bool| {
+        format!("{selector} {{\n{}  color-scheme: {scheme};\n}}\n", lines(&ALL, dark))
+    };
+    let presenter = |selector: &str, dark: bool| format!("{selector} {{\n{}}}\n", lines(&PRESENTER, dark));
     format!(
-        "/* Generated from src/charts/palette.rs by `UPDATE_SNAPSHOTS=1 cargo test --test palette`: edit the table there. */\n\n{}\n{}",
+        "/* Generated from src/charts/palette.rs by `UPDATE_SNAPSHOTS=1 cargo test --test palette`: edit the table there. */\n\n{}\n{}\n{}\n{}",
         block(":root", "light", false),
-        block(":root[data-theme=\"dark\"]", "dark", true)
+        block(":root[data-theme=\"dark\"]", "dark", true),
+        presenter(":root[data-present]", false),
+        presenter(":root[data-theme=\"dark\"][data-present]", true)
     )
 }

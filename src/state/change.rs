@@ -49,6 +49,7 @@ pub enum Change {
     Shift(i64),
     Embed(Option<String>),
     Theme(Option<Theme>),
+    Present(bool),
 }
 
 /// A query or key vector: entries clamped to ±MAX_COMPONENT; a non-finite one drops the vector.
@@ -160,6 +161,7 @@ impl LabState {
             Change::Shift(v) => self.shift = notes.clamp_i64("shift", v, 0, MAX_CODE_POSITION as i64) as u32,
             Change::Embed(id) => self.embed = id,
             Change::Theme(theme) => self.theme = theme,
+            Change::Present(on) => self.present = on,
         }
     }
 

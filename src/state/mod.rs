@@ -125,6 +125,8 @@ pub struct LabState {
     /// The widget shown alone (`embed=`); checked against the app's registry by [`LabState::check_embed`].
     pub embed: Option<String>,
     pub theme: Option<Theme>,
+    /// Presenter mode for projecting (`present=1`, the key P): large type, thick lines.
+    pub present: bool,
 }
 
 impl Default for LabState {
@@ -170,6 +172,7 @@ impl Default for LabState {
             shift: DEFAULT_SHIFT,
             embed: None,
             theme: None,
+            present: false,
         }
     }
 }
@@ -258,6 +261,12 @@ impl LabState {
     /// left in effect.
     pub fn still_applies(&self, notice: &Notice) -> bool {
         param::named(notice.param).is_none_or(|p| (p.text)(self) == notice.in_effect)
+    }
+
+    /// Every setting back to its default, keeping how the page is shown: the widget embedded
+    /// alone, the theme and presenter mode.
+    pub fn reset(&mut self) {
+        *self = LabState { embed: self.embed.take(), theme: self.theme, present: self.present, ..LabState::default() };
     }
 
     /// The factor in effect: the URL's, or the method's default (8 for llama3 and yarn).

@@ -159,11 +159,13 @@ pub static THEME: Param = Param {
     text: |s| s.theme.map(|t| t.as_str().to_string()).unwrap_or_default(),
 };
 
+pub static PRESENT: Param = Param { name: "present", parse: |r| flag(r).map(Change::Present), text: |s| flag_text(s.present) };
+
 /// Every parameter, in the order the URL writes them.
-pub static ALL: [&Param; 38] = [
+pub static ALL: [&Param; 39] = [
     &PRESET, &BASE, &DIM, &M, &N, &LAYOUT, &Q, &K, &SEED, &SCALING, &FACTOR, &ORIG, &SEQ, &TARGET, &BETA_FAST, &BETA_SLOW,
     &MSCALE, &MSCALE_ALL_DIM, &LOW_FREQ, &HIGH_FREQ, &SHORT_FACTOR, &LONG_FACTOR, &PARTIAL, &SCALING_B, &XPOS, &SCALE_BASE,
-    &R, &PLANE, &RANGE, &LOG, &COMPARE, &HEATMAP, &UNSCALED, &POSITIONS, &P, &SHIFT, &EMBED, &THEME,
+    &R, &PLANE, &RANGE, &LOG, &COMPARE, &HEATMAP, &UNSCALED, &POSITIONS, &P, &SHIFT, &EMBED, &THEME, &PRESENT,
 ];
 
 /// The parameter called `name` in the URL.

@@ -24,7 +24,10 @@ pub fn WidgetCard(
     let labelled_by = heading.clone();
     view! {
         <section class=format!("widget {class}") id=id data-widget=id aria-labelledby=labelled_by>
-            <h2 id=heading>{title}</h2>
+            <div class="widget-head">
+                <h2 id=heading>{title}</h2>
+                <super::embed::EmbedButton id />
+            </div>
             {explain.map(|text| view! { <p class="explain">{text}</p> })}
             {children()}
         </section>

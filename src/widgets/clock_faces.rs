@@ -7,7 +7,7 @@
 use super::canvas::{pointer_offset, use_canvas_frames, use_sized_canvas_chart, CanvasPainter};
 use super::size::use_element_size;
 use super::{use_chart_style, use_lab};
-use crate::charts::{clock_grid, draw_clock_faces, paint_clock_hands, ChartStyle, ClockFace, ClockGrid};
+use crate::charts::{clock_grid_magnified, draw_clock_faces, paint_clock_hands, ChartStyle, ClockFace, ClockGrid};
 use crate::state::Change;
 use leptos::ev;
 use leptos::html::{Canvas, Div};
@@ -27,7 +27,7 @@ pub fn ClockFaces(
     let container = NodeRef::<Div>::new();
     let size = use_element_size(container);
     let count = Memo::new(move |_| faces.with(Vec::len));
-    let grid = Memo::new(move |_| clock_grid(size.get().0, count.get()));
+    let grid = Memo::new(move |_| clock_grid_magnified(size.get().0, count.get(), style.get().magnify));
     // No rows before the container's width is known (a guessed width would lay out a row per face).
     let rows = Memo::new(move |_| if size.get().0 > 0.0 { grid.get().rows } else { 0 });
     // Planes and wavelengths: what the dials and labels show; unchanged when m or n move.

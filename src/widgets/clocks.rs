@@ -38,7 +38,7 @@ pub fn ClocksWidget() -> impl IntoView {
     let style = use_chart_style();
     let reduced_motion = prefers_reduced_motion();
 
-    let playing = RwSignal::new(false);
+    let playing = lab.playing;
     let animate = RwSignal::new(Animate::Query);
     let speed = RwSignal::new(2.0_f64);
     // Tokens accumulated towards the next whole step, and the fraction the hands are drawn
@@ -184,7 +184,15 @@ pub fn ClocksWidget() -> impl IntoView {
 
             <h3>"Each plane's share of the score"</h3>
             <canvas class="bars-canvas" node_ref=bars_canvas role="img"
-                aria-label="Bar chart: each plane's share of the score, up for positive, down for negative; the selected plane is outlined"></canvas>
+                aria-label=move || faces.with(|f| {
+                    let largest = f.iter().max_by(|a, b| a.hands.contribution.abs().total_cmp(&b.hands.contribution.abs()));
+                    let total: f64 = f.iter().map(|f| f.hands.contribution).sum();
+                    format!(
+                        "Bar chart: each of {} planes' share of the score, up for positive, down for negative, the selected plane {} outlined. They add up to the score {}; the largest share is plane {}'s, {}",
+                        f.len(), selected.get(), crate::charts::format::short_number(total),
+                        largest.map_or(0, |l| l.plane), largest.map_or_else(|| "—".to_string(), |l| crate::charts::format::short_number(l.hands.contribution))
+                    )
+                })></canvas>
 
             <div class="control plane-picker">
                 <label for="plane-field">"selected plane i"</label>

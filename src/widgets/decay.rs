@@ -226,7 +226,13 @@ pub fn DecayWidget() -> impl IntoView {
                 <FieldMessage status=compare_status />
             </div>
             <canvas class="chart decay-chart" node_ref=canvas role="img"
-                aria-label="Line chart: RoFormer's relative upper bound against relative distance (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k, with a marker at r"></canvas>
+                aria-label=move || {
+                    let shown = |v: Option<f64>| v.map_or_else(|| "—".to_string(), short_number);
+                    format!(
+                        "Line chart over relative distances 0 to {}: RoFormer's relative upper bound (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k. At r = {}: bound {}, this q and k {}, mean of cos(rθᵢ) {}",
+                        range.get(), r.get(), shown(bound_at_r.get()), shown(at_r.get().map(|v| v.0)), shown(at_r.get().map(|v| v.1))
+                    )
+                }></canvas>
             <ChartLegend entries=Memo::new(move |_| {
                 let cosines = vectors.with(Option::is_some);
                 compare.with(|bases| DecayChart::legend_for(bases, unscaled.get().is_some(), cosines, cosines, xpos.get().is_some(), &style.get()))

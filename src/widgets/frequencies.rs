@@ -131,7 +131,17 @@ pub fn FrequenciesWidget() -> impl IntoView {
                 </div>
             </div>
             <canvas class="chart" node_ref=canvas role="img"
-                aria-label="Wavelength (left, log scale) and frequency θᵢ (right, log scale) of each plane, with the context length as a horizontal line"></canvas>
+                aria-label=move || {
+                    let (turning, still) = counts.get();
+                    let fastest = inv_freq.with(|f| f.as_ref().and_then(|f| f.first().copied()).and_then(wavelength));
+                    format!(
+                        "Wavelength (left, log scale) and frequency θᵢ (right, log scale) of each of {} planes, from {} tokens (plane 0) to {} tokens (the slowest); {turning} of them turn once within the context of {} tokens, {still} never do",
+                        turning + still,
+                        fastest.map_or_else(|| "—".to_string(), short_number),
+                        slowest.get().map_or_else(|| "—".to_string(), short_number),
+                        context.get()
+                    )
+                }></canvas>
             <ChartLegend entries=Memo::new(move |_| chart.with(|c| c.legend(&style.get()))) />
             <div class="readouts">
                 <Readout testid="planes-turning" label="planes that turn within the context" integer=true

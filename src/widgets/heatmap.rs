@@ -104,7 +104,8 @@ pub fn HeatmapWidget() -> impl IntoView {
             let ratio = size.ratio;
             let layout = heatmap_layout(size.width);
             shown_layout.set(Some(layout));
-            let style = style.with_scale(ratio);
+            // The frame's margins are laid out for ordinary type: no presenter magnification.
+            let style = style.magnified(1.0).with_scale(ratio);
             if let Some(backend) = MeasuredCanvas::new(element.clone()) {
                 let _ = draw_heatmap_frame(&backend.into_drawing_area(), frame, &layout, &style);
             }
@@ -254,10 +255,16 @@ pub fn HeatmapWidget() -> impl IntoView {
                 class="heatmap-canvas"
                 node_ref=canvas
                 role="img"
-                aria-label=move || format!(
-                    "Heatmap of the score for m from {} and n from {}, {} cells each; diverging colours, purple negative, green positive",
-                    origin.get().0, origin.get().1, WINDOW
-                )
+                aria-label=move || {
+                    let (m, n) = positions.get();
+                    let (m0, n0) = origin.get();
+                    let cell = usize::try_from((m - m0) * WINDOW as i64 + (n - n0)).ok();
+                    let here = cells.with(|c| cell.and_then(|i| c.get(i).copied())).map_or_else(|| "—".to_string(), short_number);
+                    format!(
+                        "Heatmap of the score for m from {} and n from {}, {} cells each; diverging colours, purple negative down to −{}, green positive up to {}. At m = {m}, n = {n}: {here}",
+                        origin.get().0, origin.get().1, WINDOW, short_number(limit.get()), short_number(limit.get())
+                    )
+                }
                 tabindex="0"
                 aria-describedby="heatmap-hover"
                 on:pointermove=move |ev: ev::PointerEvent| {

@@ -13,6 +13,8 @@ pub mod complex;
 pub mod controls;
 pub mod counting;
 pub mod decay;
+pub mod dialog;
+pub mod embed;
 pub mod export;
 pub mod field;
 pub mod formulas;
@@ -61,6 +63,8 @@ pub struct Lab {
     /// q, k and the rotation in effect, derived once for all widgets; unchanged when only m,
     /// n or r move.
     pub vectors: Memo<Option<Vectors>>,
+    /// Whether the rotation lab's animation plays: the lab's button and the page's space key.
+    pub playing: RwSignal<bool>,
 }
 
 impl Lab {
@@ -74,7 +78,16 @@ impl Lab {
             notices: RwSignal::new(notices),
             field_notices: RwSignal::new(Vec::new()),
             vectors,
+            playing: RwSignal::new(false),
         }
+    }
+
+    /// Every setting back to its default (the page's "Reset" and the key R); the notices go.
+    pub fn reset(&self) {
+        self.playing.set(false);
+        self.state.update(LabState::reset);
+        self.notices.set(Vec::new());
+        self.field_notices.set(Vec::new());
     }
 
     /// Files the corrections of an edit: next to their field, replacing what that field said
@@ -203,5 +216,7 @@ pub fn use_dark_mode() -> Signal<bool> {
 /// The charts' colours for the page's theme (one [`Memo`], so drawings wake only when it flips).
 pub fn use_chart_style() -> Memo<ChartStyle> {
     let dark = use_dark_mode();
-    Memo::new(move |_| ChartStyle::for_theme(dark.get()))
+    let present = use_lab().select(|s| s.present);
+    // Presenter mode: type and strokes 1.5 times as large, legible from the back of a room.
+    Memo::new(move |_| ChartStyle::for_theme(dark.get()).magnified(if present.get() { 1.5 } else { 1.0 }))
 }

@@ -1,0 +1,102 @@
+//! "Embed": every widget's button opens one dialog with the ready `<iframe>` snippet for the
+//! current state (and the lines that size the frame to the widget), a live preview of it, and
+//! a button that copies it.
+
+use super::dialog::{copy_text, Dialog};
+use super::{registry, use_lab};
+use leptos::prelude::*;
+
+/// Which widget the embed dialog is for; provided by the full page only (an embedded widget
+/// has no button of its own).
+#[derive(Clone, Copy)]
+pub struct EmbedRequest(pub RwSignal<Option<&'static str>>);
+
+/// The lines a host page needs once, whatever it embeds: each frame takes its widget's height.
+const RESIZE_SCRIPT: &str = r#"<script>
+  // RoPE Lab widgets post their height; each frame takes it.
+  addEventListener("message", (e) => {
+    if (!e.data || e.data.type !== "rope-lab:resize") return;
+    for (const frame of document.querySelectorAll("iframe"))
+      if (frame.contentWindow === e.source) frame.style.height = e.data.height + "px";
+  });
+</script>"#;
+
+/// The address of the page showing `widget` alone in the current state.
+fn embed_url(query: &str) -> String {
+    let location = window().location();
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    format!("{origin}{path}?{query}")
+}
+
+/// The button in a widget's heading.
+#[component]
+pub fn EmbedButton(id: &'static str) -> impl IntoView {
+    use_context::<EmbedRequest>().map(|EmbedRequest(request)| {
+        let title = registry::find(id).map_or(id, |w| w.title);
+        view! {
+            <button type="button" class="embed-button" aria-haspopup="dialog"
+                aria-label=format!("Embed “{title}” in a page") on:click=move |_| request.set(Some(id))>
+                "Embed"
+            </button>
+        }
+    })
+}
+
+/// The dialog, once for the page, which provides the [`EmbedRequest`] its buttons set.
+#[component]
+pub fn EmbedDialog() -> impl IntoView {
+    let lab = use_lab();
+    let EmbedRequest(request) = expect_context::<EmbedRequest>();
+    let open = RwSignal::new(false);
+    // A button opens the dialog; closing it (Esc, Close) forgets the widget. Each side is set
+    // only when it differs, so the two effects do not wake each other forever.
+    Effect::new(move |_| {
+        let wanted = request.get().is_some();
+        if open.get_untracked() != wanted {
+            open.set(wanted);
+        }
+    });
+    Effect::new(move |_| {
+        if !open.get() && request.get_untracked().is_some() {
+            request.set(None);
+        }
+    });
+    let title = Signal::derive(move || {
+        let name = request.get().and_then(registry::find).map_or("", |w| w.title);
+        format!("Embed “{name}”")
+    });
+    // The state as it is, shown by this widget alone.
+    let url = Memo::new(move |_| {
+        let id = request.get()?;
+        let query = lab.state.with(|s| {
+            let mut alone = s.clone();
+            alone.embed = Some(id.to_string());
+            alone.to_query()
+        });
+        Some(embed_url(&query))
+    });
+    let snippet = move || {
+        let (Some(id), Some(url)) = (request.get(), url.get()) else { return String::new() };
+        let title = registry::find(id).map_or(id, |w| w.title);
+        format!(
+            "<iframe src=\"{}\" title=\"RoPE Lab: {}\" loading=\"lazy\"\n        style=\"width:100%;height:480px;border:0\"></iframe>\n{RESIZE_SCRIPT}",
+            url.replace('&', "&amp;"),
+            title.replace('"', "&quot;")
+        )
+    };
+    let status = RwSignal::new("");
+    view! {
+        <Dialog open title id="embed-dialog">
+            <p class="explain">"Paste this where the widget should appear: it shows the widget in its current state, and the script (once per page) sizes each frame to its widget."</p>
+            <textarea class="embed-snippet" readonly rows="9" spellcheck="false" data-testid="embed-snippet"
+                aria-label="embed code" prop:value=snippet></textarea>
+            <div class="dialog-actions">
+                <button type="button" on:click=move |_| copy_text(snippet(), status)>"Copy the code"</button>
+                <span class="copy-status" role="status">{move || status.get()}</span>
+            </div>
+            <p class="explain">"Preview:"</p>
+            <iframe class="embed-preview" title="Preview of the embedded widget" src=move || url.get().unwrap_or_default()></iframe>
+        </Dialog>
+    }
+}

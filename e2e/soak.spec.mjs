@@ -56,6 +56,13 @@ async function memory(page, cdp) {
 async function act(page, random, navigate) {
   const pick = (list) => list[Math.floor(random() * list.length)];
   const kind = Math.floor(random() * (navigate ? 11 : 10));
+  // A dialog (embed code, shortcuts) is modal: a person closes it before using the page again,
+  // with Escape or its Close button.
+  if (await page.locator('dialog[open]').count()) {
+    if (random() < 0.5) await page.keyboard.press('Escape');
+    else await page.locator('dialog[open] .dialog-close').click({ timeout: 2000 }).catch(() => page.keyboard.press('Escape'));
+    return 'closed a dialog';
+  }
   // The elements matching `selector` that a person can see (one round trip, not one each).
   const visible = async (selector) => {
     const indices = await page.evaluate((selector) => {
@@ -128,7 +135,8 @@ async function act(page, random, navigate) {
       return 'canvas click';
     }
     case 8: {
-      await page.keyboard.press(pick(['[', ']', '[', ']', 'Tab']));
+      // The page's keys (presenter mode, reset, the sheet, play, m and n), as the focus is.
+      await page.keyboard.press(pick(['[', ']', '[', ']', 'Tab', 'p', 'r', '?', ' ', 'ArrowRight', 'Shift+ArrowLeft']));
       return 'shortcut';
     }
     case 9: {

@@ -52,11 +52,20 @@ pub fn ClockFaces(
 
     view! {
         <div class="clock-layers" node_ref=container tabindex="0" role="img" on:keydown=keys
-            aria-label=move || format!(
-                "{} clock faces, one per plane: q's hand (filled dot) turned by m·θᵢ, k's hand (ring) by n·θᵢ. \
-                 Plane {} is selected: click a face, or use the arrow keys, to select another.",
-                count.get(), selected.get()
-            )>
+            aria-label=move || {
+                let plane = selected.get();
+                let hands = faces.with(|f| f.iter().find(|f| f.plane == plane).map(|f| f.hands));
+                let said = hands.map_or_else(String::new, |h| format!(
+                    " Its hands are {}° apart and it adds {} to the score.",
+                    crate::charts::format::short_number(h.between.to_degrees().round()),
+                    crate::charts::format::short_number(h.contribution)
+                ));
+                format!(
+                    "{} clock faces, one per plane: q's hand (filled dot) turned by m·θᵢ, k's hand (ring) by n·θᵢ. \
+                     Plane {plane} is selected: click a face, or use the arrow keys, to select another.{said}",
+                    count.get()
+                )
+            }>
             // Rebuilt only when the number of rows changes (d or the width): no keyed list needed.
             {move || (0..rows.get()).map(|row| view! { <ClockRow row grid faces statics longest selected style /> }).collect_view()}
         </div>

@@ -88,10 +88,14 @@ pub fn PlaneDetail(
                 class="plane-canvas"
                 node_ref=canvas
                 role="img"
-                aria-label=move || format!(
-                    "Plane {} in the complex plane: q's and k's pairs turned to m and n, and the phasor of angle −(n − m)θ",
-                    selected.get()
-                )
+                aria-label=move || {
+                    let (m, n) = positions.get();
+                    let share = face.get().map_or_else(|| "—".to_string(), |f| short_number(f.hands.contribution));
+                    format!(
+                        "Plane {} in the complex plane: q's and k's pairs turned to m and n, and the phasor of angle −(n − m)θ = {} rad; the plane's share of the score is {share}",
+                        selected.get(), short_number(-(n - m) * theta.get())
+                    )
+                }
             ></canvas>
             <div class="plane-formula">
                 <p class="plane-formula-title">

@@ -13,7 +13,9 @@ mod encodings;
 mod error;
 mod frequency;
 mod params;
+mod precision;
 mod random;
+mod rope2d;
 mod rotate;
 mod scaling;
 mod sinusoidal;
@@ -33,5 +35,7 @@ pub use scaling::{
     frequencies, stretch, Frequencies, PlaneChange, PlaneStretch, ScalingMethod, ScalingParams, DEFAULT_BETA_FAST, DEFAULT_BETA_SLOW, DEFAULT_HIGH_FREQ_FACTOR,
     DEFAULT_LOW_FREQ_FACTOR, DEFAULT_ORIGINAL_CONTEXT, MIN_PLANE_FACTOR,
 };
+pub use precision::{angle_gap, max_angle_error, score_with, table_cast_error, Format, Pipeline};
+pub use rope2d::{Patch, Rope2d};
 pub use sinusoidal::sinusoidal_encoding;
 pub use xpos::{xpos_mean_cos, xpos_zeta, DEFAULT_SCALE_BASE, XPOS_GAMMA};

@@ -24,9 +24,10 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // original-θᵢ switch cost 22 KB more: 448 KB. The story's key formulas as MathML, the original
 // bound on the decay chart and the references with every post the chapters follow: 454 KB.
 // Issue 12's classroom and blog tools (presenter mode, the page's tools and shortcuts sheet,
-// the embed dialog with its preview, dialogs, clipboard, live chart descriptions): 473 KB,
-// budget 476 KB.
-const BUDGET_GZIP_BYTES = 476 * 1024;
+// the embed dialog with its preview, dialogs, clipboard, live chart descriptions) and a review's
+// fixes (methods picked in the chapter show their effect, DeepSeek's softmax scale): 476 KB,
+// budget 478 KB.
+const BUDGET_GZIP_BYTES = 478 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

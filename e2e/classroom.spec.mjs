@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test, expect, value, open, openHost, seriousAxeFindings, m, n } from './fixtures.mjs';
+import { CSP } from './csp.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
@@ -135,8 +136,11 @@ test('the embed dialog: its code, pasted into a page, shows the same widget in t
   await expect(preview.getByTestId('score')).toHaveAttribute('data-value', String(score));
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
-  // Pasted into a host page: the same widget, the same number, sized to its content.
-  await openHost(page, `<h1>My post</h1>${snippet}`);
+  // Pasted into a host page that sets the same strict policy: the same widget, the same
+  // number, sized to its content by the script file (no inline script or style needed).
+  expect(snippet).not.toContain('style=');
+  expect(snippet).toMatch(/<script src="[^"]+\/assets\/embed-resize\.js"><\/script>/);
+  await openHost(page, `<h1>My post</h1>${snippet}`, { csp: CSP });
   const frame = page.frameLocator('iframe');
   await expect(frame.getByTestId('score')).toHaveAttribute('data-value', String(score));
   await expect(frame.locator('[data-widget]')).toHaveCount(1);
@@ -188,6 +192,12 @@ test('printed, the page is a handout: figures and text, no controls, the address
   await expect(page.getByRole('button', { name: 'Copy link' })).toBeHidden();
   await expect(page.locator('[data-widget="decay"] canvas').first()).toBeVisible();
   await page.screenshot({ path: `${screenshots}print.png`, fullPage: true });
+  // Labels of controls go with their controls; from the dark theme, paper stays white.
+  await expect(page.getByText('original θᵢ, without context extension', { exact: false })).toBeHidden();
+  await open(page, '/?theme=dark');
+  await page.emulateMedia({ media: 'print' });
+  const card = await page.locator('[data-widget="order"]').evaluate((e) => getComputedStyle(e).backgroundColor);
+  expect(card).toBe('rgb(255, 255, 255)');
 });
 
 test("the README's host page: two widgets, each frame sized to its widget", async ({ page }) => {

@@ -93,8 +93,9 @@ export async function screenshotOf(locator, path) {
 
 /** Opens a host page with `body` (an embedder's page: no policy of its own) at /host.html on
  * the test server's origin, as a blog on the same site would embed RoPE Lab. */
-export async function openHost(page, body) {
-  await page.route('**/host.html', (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html>${body}` }));
+export async function openHost(page, body, { csp = null } = {}) {
+  const headers = csp ? { 'content-security-policy': csp } : {};
+  await page.route('**/host.html', (route) => route.fulfill({ contentType: 'text/html', headers, body: `<!doctype html>${body}` }));
   await page.goto('/host.html');
 }
 

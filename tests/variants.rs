@@ -86,14 +86,14 @@ fn xpos_without_decay_is_plain_rope_and_starts_at_one() {
 }
 
 #[test]
-fn method_b_uses_the_same_contexts_and_its_own_default_factor() {
+fn method_b_uses_the_same_factor_and_contexts_as_a() {
     let state = LabState::from_query("scaling=linear&factor=4&orig=2048&scaling_b=yarn").state;
     let b = state.scaling_params_b().expect("B is set");
     assert_eq!(b.method, ScalingMethod::Yarn);
     assert_eq!(b.factor, 4.0);
     assert_eq!(b.original_context, 2048);
-    // Without a factor each method takes its own default: 8 for YaRN, 1 for linear.
-    let state = LabState::from_query("scaling=linear&scaling_b=yarn").state;
+    // Without a factor, the one the field shows (A's default): 8 with YaRN as A.
+    let state = LabState::from_query("scaling=yarn&scaling_b=linear").state;
     assert_eq!(state.scaling_params_b().unwrap().factor, 8.0);
     assert_eq!(LabState::default().scaling_params_b(), None);
 }
@@ -128,4 +128,26 @@ fn new_parameters_are_validated_with_a_notice() {
     assert_eq!(state.scale_base, rope_lab::state::MAX_SCALE_BASE);
     let round = LabState::from_query(&state.to_query()).state;
     assert_eq!(round, state);
+}
+
+#[test]
+fn a_method_picked_in_the_chapter_shows_what_it_does() {
+    use rope_lab::rope::RopeParams;
+    let params = RopeParams::new(10_000.0, 64).unwrap();
+    // Linear with no factor would be the identity: picking it sets 8.
+    let mut state = LabState::default();
+    state.pick_method(Some(ScalingMethod::Linear), false);
+    assert_eq!(state.factor, Some(8.0));
+    let plain = frequencies(params, &state.unscaled_params()).unwrap().inv_freq;
+    assert_ne!(frequencies(params, &state.scaling_params()).unwrap().inv_freq, plain);
+    // A factor the reader chose stays; p-RoPE keeping every plane keeps half.
+    let mut state = LabState::from_query("factor=3").state;
+    state.pick_method(Some(ScalingMethod::Proportional), false);
+    assert_eq!((state.factor, state.partial), (Some(3.0), 0.5));
+    // As B beside plain RoPE: the factor both read becomes 8 too; unsetting B changes nothing else.
+    let mut state = LabState::default();
+    state.pick_method(Some(ScalingMethod::Ntk), true);
+    assert_eq!((state.scaling_b, state.factor), (Some(ScalingMethod::Ntk), Some(8.0)));
+    state.pick_method(None, true);
+    assert_eq!((state.scaling_b, state.factor), (None, Some(8.0)));
 }

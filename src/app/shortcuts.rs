@@ -36,6 +36,11 @@ pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
             return;
         }
         let free = !control(target.as_ref());
+        // A focused menu takes letters itself (type-ahead): P, R and ? wait until it is left.
+        let in_menu = target.as_ref().and_then(|t| t.dyn_ref::<web_sys::Element>()).is_some_and(|e| e.tag_name() == "SELECT");
+        if in_menu && matches!(ev.key().as_str(), "p" | "P" | "r" | "R" | "?") {
+            return;
+        }
         match ev.key().as_str() {
             "]" => {
                 lab.shift(1, true);

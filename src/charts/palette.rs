@@ -100,8 +100,13 @@ pub fn palette_css() -> String {
         format!("{selector} {{\n{}  color-scheme: {scheme};\n}}\n", lines(&ALL, dark))
     };
     let presenter = |selector: &str, dark: bool| format!("{selector} {{\n{}}}\n", lines(&PRESENTER, dark));
+    // Paper is white: a page in the dark theme prints in the light one.
+    let print = format!(
+        "@media print {{\n{}}}\n",
+        block(":root[data-theme=\"dark\"],\n:root[data-theme=\"dark\"][data-present]", "light", false)
+    );
     format!(
-        "/* Generated from src/charts/palette.rs by `UPDATE_SNAPSHOTS=1 cargo test --test palette`: edit the table there. */\n\n{}\n{}\n{}\n{}",
+        "/* Generated from src/charts/palette.rs by `UPDATE_SNAPSHOTS=1 cargo test --test palette`: edit the table there. */\n\n{}\n{}\n{}\n{}\n{print}",
         block(":root", "light", false),
         block(":root[data-theme=\"dark\"]", "dark", true),
         presenter(":root[data-present]", false),

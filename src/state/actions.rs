@@ -2,7 +2,7 @@
 //! todomvc's `Todos::add`): shift both positions, draw new vectors, make k equal q.
 
 use super::{Change, LabState, Notice, Notes};
-use crate::rope::MAX_POSITION;
+use crate::rope::{ScalingMethod, MAX_POSITION};
 
 impl LabState {
     /// Moves m (and n too when `both`) by `by` tokens; false, and nothing moves, if that would
@@ -15,6 +15,24 @@ impl LabState {
         }
         (self.m, self.n) = (m, n);
         true
+    }
+
+    /// Picks a context-extension method in the chapter, as method A or as method B (`None`: no
+    /// B). A method picked there should show what it does: with no factor set and a factor of
+    /// 1 in effect, the factor becomes 8 (Llama 3.1's and YaRN's default), and p-RoPE keeping
+    /// every plane keeps half of them instead.
+    pub fn pick_method(&mut self, method: Option<ScalingMethod>, as_b: bool) -> Vec<Notice> {
+        let mut changes = vec![if as_b { Change::ScalingB(method) } else { Change::Scaling(method.unwrap_or(ScalingMethod::None)) }];
+        let after_a = if as_b { self.scaling } else { method.unwrap_or(ScalingMethod::None) };
+        let after_b = if as_b { method } else { self.scaling_b };
+        let scales = [Some(after_a), after_b].into_iter().flatten().any(|m| m != ScalingMethod::None);
+        if scales && self.factor.is_none() && after_a.default_factor() == 1.0 {
+            changes.push(Change::Factor(Some(8.0)));
+        }
+        if method == Some(ScalingMethod::Proportional) && self.partial >= 1.0 {
+            changes.push(Change::Partial(0.5));
+        }
+        self.apply_all(changes)
     }
 
     /// Places the query at m and the key at n at once (a click on the heatmap).

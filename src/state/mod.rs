@@ -301,11 +301,11 @@ impl LabState {
         }
     }
 
-    /// Method B's parameters (`scaling_b`): the same as A's but for the method, and the
-    /// factor, which falls back to B's own default when the URL sets none.
+    /// Method B's parameters (`scaling_b`): A's, the factor the fields show included, with
+    /// B's method.
     pub fn scaling_params_b(&self) -> Option<ScalingParams> {
         let method = self.scaling_b?;
-        Some(ScalingParams { method, factor: self.factor.unwrap_or_else(|| method.default_factor()), ..self.scaling_params() })
+        Some(ScalingParams { method, ..self.scaling_params() })
     }
 
     /// The head as it was trained, before context extension: the same partial rotary, and for

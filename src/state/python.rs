@@ -74,7 +74,9 @@ impl LabState {
             self.dim, self.dim, max_positions
         );
         if self.scaling == ScalingMethod::None {
-            out += "import torch\nd, base = config.head_dim, rope_parameters[\"rope_theta\"]\n\
+            out += "import torch\n# Only the rotating part of the head: head_dim × partial_rotary_factor dimensions.\n\
+                    d = int(config.head_dim * rope_parameters.get(\"partial_rotary_factor\", 1.0))\n\
+                    base = rope_parameters[\"rope_theta\"]\n\
                     inv_freq = 1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))\n\
                     attention_factor = 1.0\n";
         } else {

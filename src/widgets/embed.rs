@@ -11,22 +11,14 @@ use leptos::prelude::*;
 #[derive(Clone, Copy)]
 pub struct EmbedRequest(pub RwSignal<Option<&'static str>>);
 
-/// The lines a host page needs once, whatever it embeds: each frame takes its widget's height.
-const RESIZE_SCRIPT: &str = r#"<script>
-  // RoPE Lab widgets post their height; each frame takes it.
-  addEventListener("message", (e) => {
-    if (!e.data || e.data.type !== "rope-lab:resize") return;
-    for (const frame of document.querySelectorAll("iframe"))
-      if (frame.contentWindow === e.source) frame.style.height = e.data.height + "px";
-  });
-</script>"#;
-
-/// The address of the page showing `widget` alone in the current state.
-fn embed_url(query: &str) -> String {
+/// Where the app is served from, and the address of the page showing a widget alone with
+/// `query`: (the app's folder, the widget's address).
+fn embed_urls(query: &str) -> (String, String) {
     let location = window().location();
     let origin = location.origin().unwrap_or_default();
     let path = location.pathname().unwrap_or_default();
-    format!("{origin}{path}?{query}")
+    let folder = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    (format!("{origin}{folder}"), format!("{origin}{path}?{query}"))
 }
 
 /// The button in a widget's heading.
@@ -74,21 +66,30 @@ pub fn EmbedDialog() -> impl IntoView {
             alone.embed = Some(id.to_string());
             alone.to_query()
         });
-        Some(embed_url(&query))
+        Some(embed_urls(&query))
     });
     let snippet = move || {
-        let (Some(id), Some(url)) = (request.get(), url.get()) else { return String::new() };
+        let (Some(id), Some((folder, url))) = (request.get(), url.get()) else { return String::new() };
         let title = registry::find(id).map_or(id, |w| w.title);
+        // No style attribute and no inline script: the code works on hosts with a strict CSP
+        // (which must allow this origin in frame-src and script-src, or serve the script itself).
         format!(
-            "<iframe src=\"{}\" title=\"RoPE Lab: {}\" loading=\"lazy\"\n        style=\"width:100%;height:480px;border:0\"></iframe>\n{RESIZE_SCRIPT}",
+            "<iframe src=\"{}\" title=\"RoPE Lab: {}\"\n        width=\"100%\" height=\"480\" loading=\"lazy\"></iframe>\n\
+             <!-- once per page: fits each RoPE Lab frame to its widget -->\n\
+             <script src=\"{folder}assets/embed-resize.js\"></script>",
             url.replace('&', "&amp;"),
             title.replace('"', "&quot;")
         )
     };
     let status = RwSignal::new("");
+    // A new dialog starts without the last one's "Copied.".
+    Effect::new(move |_| {
+        request.track();
+        status.set("");
+    });
     view! {
         <Dialog open title id="embed-dialog">
-            <p class="explain">"Paste this where the widget should appear: it shows the widget in its current state, and the script (once per page) sizes each frame to its widget."</p>
+            <p class="explain">"Paste this where the widget should appear: it shows the widget in its current state, and the script (once per page) sizes each frame to its widget. It has no inline script or style, so it also works on pages with a strict Content-Security-Policy."</p>
             <textarea class="embed-snippet" readonly rows="9" spellcheck="false" data-testid="embed-snippet"
                 aria-label="embed code" prop:value=snippet></textarea>
             <div class="dialog-actions">
@@ -96,7 +97,7 @@ pub fn EmbedDialog() -> impl IntoView {
                 <span class="copy-status" role="status">{move || status.get()}</span>
             </div>
             <p class="explain">"Preview:"</p>
-            <iframe class="embed-preview" title="Preview of the embedded widget" src=move || url.get().unwrap_or_default()></iframe>
+            <iframe class="embed-preview" title="Preview of the embedded widget" src=move || url.get().map(|u| u.1).unwrap_or_default()></iframe>
         </Dialog>
     }
 }

@@ -4,11 +4,11 @@
 //! angles they never saw in training, the attention factor, and the settings back as Python.
 
 use super::card::WidgetCard;
-use super::controls::{NumberField, SelectControl};
+use super::controls::NumberField;
 use super::scaling_charts::{CompareChart, Comparison, WavelengthChart};
 use super::readout::Readout;
 use super::use_lab;
-use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod};
+use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
 use crate::state::config::read_config;
 use crate::state::param::{self, Param};
 use crate::state::presets::PRESETS;
@@ -21,10 +21,10 @@ fn method_note(method: ScalingMethod) -> &'static str {
         ScalingMethod::None => "Plain RoPE: θᵢ = b^(−2i/d). Beyond the trained context the slow planes turn to angles the model never saw.",
         ScalingMethod::Linear => "Position interpolation (Chen et al. 2023; kaiokendev): every θᵢ is divided by the factor, so positions up to factor × orig land on angles seen in training, but neighbouring tokens move closer in every plane: short-range detail blurs.",
         ScalingMethod::Ntk => "NTK-aware scaling (bloc97, 2023): a larger base, b·factor^(d/(d−2)), so the fastest plane keeps its frequency and the slowest is divided by the factor, with a geometric blend between. No fine-tuning needed, but middle planes still extrapolate a little.",
-        ScalingMethod::Dynamic => "Dynamic NTK (Code Llama era, transformers' \"dynamic\"): the NTK base change with a scale that grows with the current sequence length seq_len, so text within max_position_embeddings is not scaled at all. Its frequencies change as the text grows, which is at odds with a cache of rotated keys.",
+        ScalingMethod::Dynamic => "Dynamic NTK (emozilla's “Dynamically Scaled RoPE”, 2023; transformers' \"dynamic\"): the NTK base change with a scale that grows with the current sequence length seq_len, so text within max_position_embeddings is not scaled at all. Its frequencies change as the text grows, which is at odds with a cache of rotated keys. Shown here at seq_len = the target.",
         ScalingMethod::Yarn => "YaRN (Peng et al. 2023; DeepSeek, Qwen): planes that turn more than beta_fast times within orig keep their frequency, planes that turn fewer than beta_slow times are interpolated, a linear ramp in between; and an attention factor 0.1·ln(factor) + 1 that sharpens the softmax again.",
         ScalingMethod::Llama3 => "Llama 3.1 (Meta, 2024): wavelengths shorter than orig / high_freq_factor keep their frequency, longer than orig / low_freq_factor are divided by the factor, with a smooth blend between. The same idea as YaRN's ramp, by wavelength.",
-        ScalingMethod::LongRope => "LongRoPE (Ding et al. 2024; Phi-3): a searched factor for every plane, short_factor within original_max_position_embeddings and long_factor beyond, and the attention factor √(1 + ln(factor)/ln(orig)).",
+        ScalingMethod::LongRope => "LongRoPE (Ding et al. 2024; Phi-3): a searched factor for every plane, short_factor while seq_len is within original_max_position_embeddings and long_factor beyond, and the attention factor √(1 + ln(factor)/ln(orig)). The pictures here are at seq_len = the target, so long_factor; the page's readouts use seq_len.",
         ScalingMethod::Proportional => "p-RoPE (Barbero et al. 2024): keep only the fastest fraction of the planes (partial_rotary_factor) at their usual exponents and drop the lowest frequencies, which carry little position and mostly act as semantic channels; the factor divides what remains.",
     }
 }
@@ -91,7 +91,15 @@ pub fn ScalingWidget() -> impl IntoView {
     let model = lab.select(|s| (s.base, s.dim, s.layout, s.target_context(), s.scaling_params()));
     // Method B and xPos, for the score comparison.
     let versus = lab.select(|s| (s.scaling_params_b(), s.xpos.then_some(s.scale_base), s.unscaled_params()));
-    let after = lab.select_derived(|d| d.frequencies.inv_freq.clone());
+    // At the target context: LongRoPE and dynamic NTK depend on the current length, so the
+    // chapter's pictures take seq_len = the target (LongRoPE's long_factor).
+    let after = Memo::new(move |_| {
+        model.with(|(base, dim, _, target, scaling)| {
+            let params = RopeParams::new(*base, *dim).ok()?;
+            let at_target = ScalingParams { seq_len: (*target).max(scaling.seq_len), ..scaling.clone() };
+            frequencies(params, &at_target).ok().map(|f| f.inv_freq)
+        })
+    });
     // Before: the same head unscaled (p-RoPE's dropped planes stay dropped).
     let before = Memo::new(move |_| {
         let params = model.with(|(base, dim, ..)| RopeParams::new(*base, *dim).ok())?;
@@ -116,7 +124,8 @@ pub fn ScalingWidget() -> impl IntoView {
         let params = model.with(|(base, dim, ..)| RopeParams::new(*base, *dim).ok())?;
         versus.with(|(b, xpos, _)| {
             let b = b.as_ref().and_then(|b| {
-                let inv_freq = frequencies(params, b).ok()?.inv_freq;
+                let at_target = ScalingParams { seq_len: target.max(b.seq_len), ..b.clone() };
+                let inv_freq = frequencies(params, &at_target).ok()?.inv_freq;
                 Some((mean_cos_by_distance(&inv_freq, &distances), b.method.as_str()))
             });
             Some(Comparison {
@@ -131,6 +140,13 @@ pub fn ScalingWidget() -> impl IntoView {
         })
     });
     let scaling_b = lab.select(|s| s.scaling_b);
+    // DeepSeek's softmax scale beyond transformers' factor: yarn_get_mscale(factor, mscale_all_dim)².
+    let deepseek_scale = lab.select(|s| {
+        let all_dim = s.mscale_all_dim.filter(|m| *m > 0.0 && s.scaling == ScalingMethod::Yarn)?;
+        let factor = s.effective_factor();
+        let mscale = if factor <= 1.0 { 1.0 } else { 0.1 * all_dim * factor.ln() + 1.0 };
+        Some(mscale * mscale)
+    });
     let xpos = lab.select(|s| s.xpos);
     let scale_base = lab.select(|s| crate::state::fmt_number(s.scale_base));
     // The worst overshoot beyond the angles seen in training, and how many planes overshoot:
@@ -205,10 +221,8 @@ pub fn ScalingWidget() -> impl IntoView {
                     </select>
                     <span class="control-note">{move || preset.get().and_then(|id| PRESETS.iter().find(|p| p.id == id)).map(|p| format!("from config.json of {}", p.source)).unwrap_or_default()}</span>
                 </div>
-                <SelectControl lab id="method-a" label="rope_type (method A)"
-                    options=ScalingMethod::ALL.iter().map(|m| (m.as_str(), m.label())).collect()
-                    value=Signal::derive(move || method.get().as_str())
-                    on_pick=|name| ScalingMethod::parse(name).map(Change::Scaling) />
+                <MethodSelect id="method-a" label="rope_type (method A)" as_b=false
+                    value=Signal::derive(move || Some(method.get())) />
             </div>
             <p class="method-note">{move || method_note(method.get())}</p>
 
@@ -264,20 +278,25 @@ pub fn ScalingWidget() -> impl IntoView {
                 "the logits spread less and the softmax grows flatter (more entropy). Multiplying q and k by the "
                 "factor t multiplies every logit by t², sharpening it back. Llama 3, PI and NTK use none (1)."
             </p>
+            <p class="explain" hidden=move || deepseek_scale.get().is_none()>
+                {move || deepseek_scale.get().map(|s| format!(
+                    "With mscale_all_dim set, as in DeepSeek-V2 and V3, transformers' factor is a ratio of two mscales; \
+                     DeepSeek's attention code also multiplies its softmax scale by mscale(factor, mscale_all_dim)² = {}.",
+                    crate::charts::format::short_number(s)))}
+            </p>
 
             <h3>"Near and far: two methods side by side"</h3>
             <p class="explain">
                 "The score of a query with a key Δ tokens back, for q = k with pairs of equal length: the mean of "
                 "cos(Δθᵢ). On the log axis the near tokens are on the left. PI divides every θᵢ, so its curve is the "
                 "original one shifted right by the factor: neighbours look alike, short-range detail blurs. NTK, YaRN "
-                "and Llama 3 keep the fast planes, so up close they follow the original; they differ only far away, "
-                "beyond orig, where the original planes would turn past what training showed."
+                "and Llama 3 keep the fast planes, so within a few dozen tokens they follow the original; the slow "
+                "planes they change part from it from a few hundred tokens on, well inside orig, so that beyond "
+                "orig no plane turns past what training showed."
             </p>
             <div class="control-pair">
-                <SelectControl lab id="method-b" label="compare with (method B)"
-                    options=std::iter::once(("", "(the original θᵢ only)")).chain(ScalingMethod::ALL.iter().map(|m| (m.as_str(), m.label()))).collect()
-                    value=Signal::derive(move || scaling_b.get().map_or("", ScalingMethod::as_str))
-                    on_pick=|name| Some(Change::ScalingB(ScalingMethod::parse(name))) />
+                <MethodSelect id="method-b" label="compare with (method B)" as_b=true
+                    value=Signal::derive(move || scaling_b.get()) />
                 <div class="control">
                     <label class="check">
                         <input type="checkbox" id="xpos-switch" prop:checked=move || xpos.get()
@@ -333,6 +352,26 @@ pub fn ScalingWidget() -> impl IntoView {
             <p class="explain">"The settings in effect as a transformers rope_parameters dict, and the lines that compute the same inverse frequencies: run them and compare with inv-freq here."</p>
             <pre class="python" data-testid="python-export" tabindex="0" aria-label="Python code for these settings">{move || python.get()}</pre>
         </WidgetCard>
+    }
+}
+
+/// A menu of methods, as method A or B: picking one goes through [`LabState::pick_method`],
+/// so that it shows what it does (a factor of 8 where none was set, half the planes for p-RoPE).
+#[component]
+fn MethodSelect(id: &'static str, label: &'static str, as_b: bool, value: Signal<Option<ScalingMethod>>) -> impl IntoView {
+    let lab = use_lab();
+    view! {
+        <div class="control">
+            <label for=id>{label}</label>
+            <select id=id prop:value=move || value.get().map_or("", ScalingMethod::as_str)
+                on:change=move |ev| {
+                    let method = ScalingMethod::parse(&event_target_value(&ev));
+                    lab.edit(|s| s.pick_method(method, as_b));
+                }>
+                {as_b.then(|| view! { <option value="">"(the original θᵢ only)"</option> })}
+                {ScalingMethod::ALL.iter().map(|m| view! { <option value=m.as_str()>{m.label()}</option> }).collect_view()}
+            </select>
+        </div>
     }
 }
 

@@ -204,7 +204,7 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMe
                 <text class="tick" x=LEFT - 5.0 y=dy(span) + 8.0 text-anchor="end">{format!("+{}", crate::state::fmt_number((span * 100.0).round() / 100.0))}</text>
                 <text class="tick" x=LEFT - 5.0 y=dy(-span) text-anchor="end">{format!("−{}", crate::state::fmt_number((span * 100.0).round() / 100.0))}</text>
                 <text class="panel-title" x=LEFT + 4.0 y=diff_top - 5.0>{format!("difference: {} − {b_name}", method.get().as_str())}</text>
-                <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 6.0 text-anchor="middle">"distance Δ = m − n (tokens, log scale)"</text>
+                <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 6.0 text-anchor="middle">"distance |n − m| (tokens, log scale)"</text>
                 <text class="axis-title" x=12 y=TOP + CURVES / 2.0 text-anchor="middle"
                     transform=format!("rotate(-90 12 {})", TOP + CURVES / 2.0)>"q = k score ÷ |q|²"</text>
             })

@@ -25,9 +25,9 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // bound on the decay chart and the references with every post the chapters follow: 454 KB.
 // Issue 12's classroom and blog tools (presenter mode, the page's tools and shortcuts sheet,
 // the embed dialog with its preview, dialogs, clipboard, live chart descriptions) and a review's
-// fixes (methods picked in the chapter show their effect, DeepSeek's softmax scale): 476 KB,
-// budget 478 KB.
-const BUDGET_GZIP_BYTES = 478 * 1024;
+// fixes (methods picked in the chapter show their effect, DeepSeek's softmax scale): 476 KB;
+// the per-plane table of angles in training and within the target: 479 KB, budget 481 KB.
+const BUDGET_GZIP_BYTES = 481 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

@@ -59,6 +59,14 @@ test('Llama 3.1 from the menu: its llama3 rule, its overshoot, and every value s
   // Overshoot beyond training: 131072 / 8192 = 16× without scaling, 16 / 8 = 2× with it.
   expect(close(await value(page, 'scaling-overshoot-plain'), 16, 1e-12)).toBe(true);
   expect(close(await value(page, 'scaling-overshoot'), 2, 1e-9)).toBe(true);
+  // Plane by plane: the planes marked beyond training are the ones the readout counts.
+  await chapter(page).scrollIntoViewIfNeeded();
+  await chapter(page).getByText("Each plane's largest angle").click();
+  const rows = page.getByTestId('scaling-plane-angles').locator('tbody tr');
+  await expect(rows).toHaveCount(64);
+  const counted = Number((await page.getByTestId('scaling-overshoot').textContent()).match(/\((\d+) of 64 planes\)/)[1]);
+  await expect(rows.and(page.locator('.unseen'))).toHaveCount(counted);
+  expect(counted).toBeGreaterThan(0);
   // Every value stays editable: a field of the chapter changes the state and the URL. (Cards
   // out of view are not laid out: scroll to the chapter as a reader would.)
   await chapter(page).scrollIntoViewIfNeeded();

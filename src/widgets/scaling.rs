@@ -5,7 +5,7 @@
 
 use super::card::WidgetCard;
 use super::controls::NumberField;
-use super::scaling_charts::{CompareChart, Comparison, WavelengthChart};
+use super::scaling_charts::{CompareChart, Comparison, PlaneAngles, WavelengthChart};
 use super::readout::Readout;
 use super::use_lab;
 use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
@@ -260,37 +260,7 @@ pub fn ScalingWidget() -> impl IntoView {
             </Show>
 
             <WavelengthChart planes=planes method=method contexts=contexts />
-            <details class="plane-angles">
-                <summary>"Each plane's largest angle: in training, and within the target context"</summary>
-                <div class="table-scroll">
-                    <table class="period-table" data-testid="scaling-plane-angles">
-                        <thead><tr>
-                            <th scope="col">"plane i"</th>
-                            <th scope="col">"wavelength before → after"</th>
-                            <th scope="col">"largest angle in training, orig·θᵢ"</th>
-                            <th scope="col">"within the target, target·θ′ᵢ"</th>
-                            <th scope="col">"beyond training"</th>
-                        </tr></thead>
-                        <tbody>
-                            // The rotating planes (partial rotary and p-RoPE leave the others still).
-                            {move || planes.with(|p| p.as_deref().unwrap_or_default().iter().enumerate().filter(|(_, s)| s.change != PlaneChange::Still).map(|(i, s)| {
-                                // A plane that does not turn (partial rotary, p-RoPE) has no wavelength.
-                                let n = |v: f64| if v.is_finite() { crate::charts::format::short_number(v) } else { "no turn".to_string() };
-                                let beyond = if s.unseen() { format!("{}×", n((s.overshoot() * 100.0).round() / 100.0)) } else { "no".to_string() };
-                                view! {
-                                    <tr class:unseen=s.unseen()>
-                                        <td>{i}</td>
-                                        <td>{format!("{} → {}", n(s.wavelength_before), n(s.wavelength_after))}</td>
-                                        <td>{format!("{} rad", n(s.trained_angle))}</td>
-                                        <td>{format!("{} rad", n(s.target_angle))}</td>
-                                        <td>{beyond}</td>
-                                    </tr>
-                                }
-                            }).collect_view())}
-                        </tbody>
-                    </table>
-                </div>
-            </details>
+            <PlaneAngles planes />
 
             <div class="readouts">
                 <Readout testid="scaling-overshoot" label="beyond the angles seen in training, scaled"

@@ -163,6 +163,13 @@ test('two methods side by side: A and B from the chapter, their curves computed 
   await page.locator('#scaling-factor').press('Enter');
   await expect(page).toHaveURL(/factor=4/);
   await expect.poll(async () => value(page, 'scaling-compare-gap')).toBeGreaterThan(0.01);
+  // A B that cannot use A's partial rotary fraction (19.2 dimensions) says so, and draws nothing.
+  await embedded(page, 'scaling=proportional&partial=0.3&factor=2&scaling_b=linear');
+  await expect(page.getByText('Method B cannot use this partial rotary fraction')).toBeVisible();
+  await expect(page.locator('.compare-chart .curve.b')).toHaveCount(0);
+  await embedded(page, 'scaling=proportional&partial=0.5&factor=2&scaling_b=linear');
+  await expect(page.getByText('Method B cannot use this partial rotary fraction')).toBeHidden();
+  await expect(page.locator('.compare-chart .curve.b')).toHaveCount(1);
 });
 
 test('xPos: the switch overlays its decay, with the values the paper and torchscale give', async ({ page }) => {

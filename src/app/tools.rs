@@ -36,7 +36,8 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>) -> impl IntoView {
             <button type="button" aria-haspopup="dialog" on:click=move |_| help.set(true)>"Shortcuts (?)"</button>
             <span class="copy-status" role="status">{move || status.get()}</span>
         </div>
-        <Dialog open=help title=Signal::derive(|| "Keyboard shortcuts".to_string()) id="shortcuts-dialog">
+        <Dialog open=help close=Callback::new(move |_| help.set(false))
+            title=Signal::derive(|| "Keyboard shortcuts".to_string()) id="shortcuts-dialog">
             <p class="explain">"They work anywhere on the page except while typing in a field; arrow keys and Space act on a control that has the focus first."</p>
             <dl class="shortcut-list">
                 {SHORTCUTS.iter().map(|(keys, what)| view! { <dt><kbd>{*keys}</kbd></dt><dd>{*what}</dd> }).collect_view()}

@@ -1,5 +1,5 @@
-//! A modal `<dialog>` opened and closed by a signal (Escape and the close button close it and
-//! set the signal back), and copying text to the clipboard with a word on how it went.
+//! A modal `<dialog>` shown while a signal says so (Escape and its Close button call `close`,
+//! which turns that signal off), and copying text to the clipboard with a word on how it went.
 
 use leptos::html;
 use leptos::prelude::*;
@@ -7,7 +7,13 @@ use wasm_bindgen::JsCast;
 
 /// A modal dialog shown while `open` is true. Its content is built only while open.
 #[component]
-pub fn Dialog(open: RwSignal<bool>, title: Signal<String>, id: &'static str, children: ChildrenFn) -> impl IntoView {
+pub fn Dialog(
+    #[prop(into)] open: Signal<bool>,
+    close: Callback<()>,
+    title: Signal<String>,
+    id: &'static str,
+    children: ChildrenFn,
+) -> impl IntoView {
     let dialog = NodeRef::<html::Dialog>::new();
     Effect::new(move |_| {
         let Some(element) = dialog.get() else { return };
@@ -23,10 +29,10 @@ pub fn Dialog(open: RwSignal<bool>, title: Signal<String>, id: &'static str, chi
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
     view! {
-        <dialog class="dialog" id=id node_ref=dialog aria-labelledby=labelled_by on:close=move |_| open.set(false)>
+        <dialog class="dialog" id=id node_ref=dialog aria-labelledby=labelled_by on:close=move |_| close.run(())>
             <div class="dialog-head">
                 <h2 id=heading>{move || title.get()}</h2>
-                <button type="button" class="dialog-close" on:click=move |_| open.set(false)>"Close"</button>
+                <button type="button" class="dialog-close" on:click=move |_| close.run(())>"Close"</button>
             </div>
             {move || open.get().then(|| children())}
         </dialog>

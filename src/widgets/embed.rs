@@ -40,20 +40,7 @@ pub fn EmbedButton(id: &'static str) -> impl IntoView {
 pub fn EmbedDialog() -> impl IntoView {
     let lab = use_lab();
     let EmbedRequest(request) = expect_context::<EmbedRequest>();
-    let open = RwSignal::new(false);
-    // A button opens the dialog; closing it (Esc, Close) forgets the widget. Each side is set
-    // only when it differs, so the two effects do not wake each other forever.
-    Effect::new(move |_| {
-        let wanted = request.get().is_some();
-        if open.get_untracked() != wanted {
-            open.set(wanted);
-        }
-    });
-    Effect::new(move |_| {
-        if !open.get() && request.get_untracked().is_some() {
-            request.set(None);
-        }
-    });
+    // Open while a widget is asked for; closing (Esc, Close) forgets it.
     let title = Signal::derive(move || {
         let name = request.get().and_then(registry::find).map_or("", |w| w.title);
         format!("Embed “{name}”")
@@ -88,7 +75,8 @@ pub fn EmbedDialog() -> impl IntoView {
         status.set("");
     });
     view! {
-        <Dialog open title id="embed-dialog">
+        <Dialog open=Signal::derive(move || request.with(Option::is_some)) close=Callback::new(move |_| request.set(None))
+            title id="embed-dialog">
             <p class="explain">"Paste this where the widget should appear: it shows the widget in its current state, and the script (once per page) sizes each frame to its widget. It has no inline script or style, so it also works on pages with a strict Content-Security-Policy."</p>
             <textarea class="embed-snippet" readonly rows="9" spellcheck="false" data-testid="embed-snippet"
                 aria-label="embed code" prop:value=snippet></textarea>

@@ -112,10 +112,6 @@ pub fn ScalingWidget() -> impl IntoView {
         })
     });
     // The q = k score against distance, 1 to the target context on a log axis.
-    let b_failed = Memo::new(move |_| {
-        let params = model.with(|(base, dim, ..)| RopeParams::new(*base, *dim).ok());
-        versus.with(|(b, ..)| b.as_ref().zip(params).is_some_and(|(b, params)| frequencies(params, b).is_err()))
-    });
     let comparison = Memo::new(move |_| {
         let (after, before) = (after.get()?, before.get()?);
         let (orig, target) = contexts.get();
@@ -138,6 +134,11 @@ pub fn ScalingWidget() -> impl IntoView {
                 distances,
             })
         })
+    });
+    // B is asked for but has no curve: its frequencies failed (a partial rotary fraction it
+    // cannot use). Read off the comparison rather than computed a second time.
+    let b_failed = Memo::new(move |_| {
+        versus.with(|(b, ..)| b.is_some()) && comparison.with(|c| c.as_ref().is_some_and(|c| c.b.is_none()))
     });
     let scaling_b = lab.select(|s| s.scaling_b);
     // DeepSeek's softmax scale beyond transformers' factor: yarn_get_mscale(factor, mscale_all_dim)².

@@ -33,6 +33,17 @@ async fn settle() {
     }
 }
 
+/// Waits frame by frame, up to two seconds, until `done()`: charts draw only once their size
+/// and visibility observers have reported, which takes longer on a busy machine.
+async fn settle_until(done: impl Fn() -> bool) {
+    for _ in 0..60 {
+        if done() {
+            return;
+        }
+        settle().await;
+    }
+}
+
 fn value_of(root: &HtmlElement, testid: &str) -> f64 {
     let element = root
         .query_selector(&format!("[data-testid='{testid}']"))
@@ -160,17 +171,22 @@ async fn the_decay_chart_draws_its_curve() {
     style.set_property("width", "700px").unwrap();
     style.set_property("height", "360px").unwrap();
     window().dispatch_event(&web_sys::Event::new("resize").unwrap()).unwrap();
-    settle().await;
-    settle().await;
-    assert!(canvas.width() > 0 && canvas.height() > 0);
-    let context: web_sys::CanvasRenderingContext2d =
-        canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-    let pixels = context
-        .get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64)
-        .unwrap()
-        .data();
     // The light theme's bound colour, (0, 158, 115): some pixels of the line are exactly it.
-    let curve_pixels = pixels.chunks(4).filter(|p| p[0] == 0 && p[1] == 158 && p[2] == 115).count();
+    let curve_pixels = || {
+        if canvas.width() == 0 || canvas.height() == 0 {
+            return 0;
+        }
+        let context: web_sys::CanvasRenderingContext2d =
+            canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+        let pixels = context
+            .get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64)
+            .unwrap()
+            .data();
+        pixels.chunks(4).filter(|p| p[0] == 0 && p[1] == 158 && p[2] == 115).count()
+    };
+    settle_until(|| curve_pixels() > 50).await;
+    assert!(canvas.width() > 0 && canvas.height() > 0);
+    let curve_pixels = curve_pixels();
     assert!(curve_pixels > 50, "only {curve_pixels} pixels of the curve's colour");
     drop(handle);
 }
@@ -309,7 +325,18 @@ mod heatmap {
         // No style sheet in this test page: give the canvas a size and let it redraw.
         web_sys::HtmlElement::style(&canvas).set_property("width", "700px").unwrap();
         window().dispatch_event(&web_sys::Event::new("resize").unwrap()).unwrap();
-        settle().await;
+        // Drawn: the middle cell of the map is opaque.
+        let drawn = || {
+            if canvas.width() == 0 || canvas.client_width() == 0 {
+                return false;
+            }
+            let layout = heatmap_layout(canvas.client_width() as f64);
+            let ratio = canvas.width() as f64 / canvas.client_width() as f64;
+            let (x, y) = ((layout.left + layout.side / 2.0) * ratio, (layout.top + layout.side / 2.0) * ratio);
+            let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+            context.get_image_data(x.floor(), y.floor(), 1.0, 1.0).unwrap().data()[3] == 255
+        };
+        settle_until(drawn).await;
         settle().await;
         (root, canvas, handle)
     }

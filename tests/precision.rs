@@ -2,7 +2,10 @@
 //! overflow, subnormals), what they do to angles at long positions, and axial 2D RoPE.
 
 use proptest::prelude::*;
-use rope_lab::rope::{max_angle_error, score_with, seeded_vector, Format, Pipeline, Rope2d, RopeParams, Stream};
+use rope_lab::rope::{
+    collision_partner, log_positions, max_angle_error, plane_angle_errors, score_with, seeded_vector, ErrorSource, Format, Pipeline, Rope2d,
+    RopeParams, Stream,
+};
 
 #[test]
 fn bf16_keeps_8_significant_bits_ties_to_even() {
@@ -141,4 +144,63 @@ fn axial_tells_rows_from_columns_and_the_mixed_way_does_not() {
     assert!((right - down).abs() < 1e-12);
     assert_eq!(rope.score_grid(&q, &k, (2, 5), 8).unwrap().len(), 64);
     assert!(rope.score(&q, &k[..6], (0, 0), (1, 1)).is_err());
+}
+
+#[test]
+fn the_mixed_way_collides_along_anti_diagonals_and_axial_does_not() {
+    let params = RopeParams::new(10_000.0, 64).unwrap();
+    let rope = Rope2d::new(params);
+    let (q, k) = (seeded_vector(1, Stream::Query, 64), seeded_vector(1, Stream::Key, 64));
+    let (qp, grid) = ((2, 5), 8);
+    let axial = rope.score_grid(&q, &k, qp, grid).unwrap();
+    let mixed = rope.mixed_score_grid(&q, &k, qp, grid).unwrap();
+    for kx in 0..grid as i64 {
+        for ky in 0..grid as i64 {
+            let cell = (ky * grid as i64 + kx) as usize;
+            assert_eq!(axial[cell], rope.score(&q, &k, qp, (kx, ky)).unwrap());
+            let Some(partner) = collision_partner((kx, ky), grid as i64) else {
+                assert!(matches!((kx, ky), (0, 0) | (7, 7)), "only the corners have no partner");
+                continue;
+            };
+            assert_eq!(partner.0 + partner.1, kx + ky);
+            assert_ne!(partner, (kx, ky));
+            let other = (partner.1 * grid as i64 + partner.0) as usize;
+            // The same x + y: the mixed way gives one score to two different offsets...
+            assert!((mixed[cell] - mixed[other]).abs() < 1e-9);
+            // ... which the axial way tells apart.
+            assert!((axial[cell] - axial[other]).abs() > 1e-6, "{:?} and {:?}", (kx, ky), partner);
+        }
+    }
+}
+
+#[test]
+fn the_chart_curves_grow_with_position_and_the_fixes_help() {
+    let inv_freq: Vec<f64> = (0..64).map(|i| 10_000f64.powf(-(2 * i) as f64 / 128.0)).collect();
+    let positions = log_positions(1 << 20, 200);
+    assert_eq!((positions[0], *positions.last().unwrap()), (1.0, (1 << 20) as f64));
+    assert!(positions.windows(2).all(|w| w[0] < w[1] && w[0].fract() == 0.0));
+    let curve = |source: ErrorSource| source.envelope(&positions, &inv_freq);
+    let bf16 = curve(ErrorSource::Angle(Pipeline::All(Format::Bf16)));
+    let f32_all = curve(ErrorSource::Angle(Pipeline::All(Format::F32)));
+    let f32_integer = curve(ErrorSource::Angle(Pipeline::IntegerPositions(Format::F32)));
+    let table = curve(ErrorSource::TableCast(Format::Bf16));
+    assert!(curve(ErrorSource::Angle(Pipeline::All(Format::F64))).iter().all(|e| *e == 0.0));
+    for c in [&bf16, &f32_all, &f32_integer, &table] {
+        assert!(c.windows(2).all(|w| w[0] <= w[1]), "a running maximum never falls");
+        assert!(c.iter().all(|e| (0.0..=std::f64::consts::PI).contains(e)));
+    }
+    // bf16 is off by the whole circle long before a million tokens; f32 is not; building the
+    // tables in f32 and casting keeps bf16's error to the cast of cos and sin (≤ 2⁻⁸ + f32's).
+    assert!(*bf16.last().unwrap() > 3.0);
+    assert!(*f32_all.last().unwrap() < 0.2);
+    assert!(*table.last().unwrap() < 0.2);
+    let at = |c: &[f64], p: f64| c[positions.iter().position(|x| *x >= p).unwrap()];
+    assert!(at(&bf16, 1000.0) > 100.0 * at(&f32_all, 1000.0));
+    // fp16 overflows past 65504: every angle is lost there.
+    let fp16 = curve(ErrorSource::Angle(Pipeline::All(Format::Fp16)));
+    assert_eq!(*fp16.last().unwrap(), std::f64::consts::PI);
+    // One position, every plane: the largest is max_angle_error.
+    let planes = plane_angle_errors(Pipeline::All(Format::Bf16), 15_962.0, &inv_freq);
+    assert_eq!(planes.len(), 64);
+    assert_eq!(planes.iter().copied().fold(0.0, f64::max), max_angle_error(Pipeline::All(Format::Bf16), 15_962.0, &inv_freq));
 }

@@ -3,8 +3,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use rope_lab::rope::{Layout, ScalingMethod};
-use rope_lab::state::{Change, Derived, LabState, Theme};
+use rope_lab::rope::{Format, Layout, ScalingMethod};
+use rope_lab::state::{Change, Derived, LabState, PatchCoordinate, Theme};
 
 fn noticed(query: &str, param: &str) -> LabState {
     let parsed = LabState::from_query(query);
@@ -245,4 +245,33 @@ fn presenter_mode_and_reset() {
     reset.reset();
     assert_eq!((reset.m, reset.dim), (LabState::default().m, LabState::default().dim));
     assert_eq!((reset.present, reset.theme, reset.embed.as_deref()), (true, Some(Theme::Dark), Some("clocks")));
+}
+
+#[test]
+fn the_image_and_precision_chapters_parameters_follow_the_contract() {
+    // Defaults: the chapter's patches, bf16.
+    let s = clean("");
+    assert_eq!((s.query_patch, s.key_patch, s.format), ((2, 5), (5, 3), Format::Bf16));
+    let s = clean("qx=0&qy=7&kx=7&ky=0&format=fp16");
+    assert_eq!((s.query_patch, s.key_patch, s.format), ((0, 7), (7, 0), Format::Fp16));
+    assert_eq!(LabState::from_query(&s.to_query()).state, s);
+    for format in ["bf16", "fp16", "f32", "f64"] {
+        assert_eq!(clean(&format!("format={format}")).format.as_str(), format);
+    }
+    // Outside 0..=7: clamped, with a notice; not a format: the default, with a notice.
+    assert_eq!(noticed("qx=99", "qx").query_patch.0, 7);
+    assert_eq!(noticed("ky=-3", "ky").key_patch.1, 0);
+    assert_eq!(noticed("kx=2.5", "kx").key_patch.0, 3);
+    assert_eq!(noticed("format=bf32", "format").format, Format::Bf16);
+    // Shifting both patches keeps them on the grid or moves neither.
+    let mut s = clean("qx=0&qy=3&kx=6&ky=3");
+    assert!(s.shift_patches(1, 1));
+    assert_eq!((s.query_patch, s.key_patch), ((1, 4), (7, 4)));
+    assert!(!s.shift_patches(1, 0));
+    assert_eq!((s.query_patch, s.key_patch), ((1, 4), (7, 4)));
+    assert!(!s.shift_patches(0, -5));
+    assert!(s.shift_patches(-1, -4));
+    assert_eq!((s.query_patch, s.key_patch), ((0, 0), (6, 0)));
+    assert!(s.apply(Change::Patch(PatchCoordinate::Qy, 8)).iter().any(|n| n.param == "qy"));
+    assert_eq!(s.query_patch.1, 7);
 }

@@ -35,7 +35,7 @@ pub use scaling::{
     frequencies, stretch, Frequencies, PlaneChange, PlaneStretch, ScalingMethod, ScalingParams, DEFAULT_BETA_FAST, DEFAULT_BETA_SLOW, DEFAULT_HIGH_FREQ_FACTOR,
     DEFAULT_LOW_FREQ_FACTOR, DEFAULT_ORIGINAL_CONTEXT, MIN_PLANE_FACTOR,
 };
-pub use precision::{angle_gap, max_angle_error, score_with, table_cast_error, Format, Pipeline};
-pub use rope2d::{Patch, Rope2d};
+pub use precision::{angle_gap, log_positions, max_angle_error, plane_angle_errors, score_with, table_cast_error, ErrorSource, Format, Pipeline};
+pub use rope2d::{collision_partner, Patch, Rope2d};
 pub use sinusoidal::sinusoidal_encoding;
 pub use xpos::{xpos_mean_cos, xpos_zeta, DEFAULT_SCALE_BASE, XPOS_GAMMA};

@@ -53,7 +53,7 @@ impl Format {
     pub fn ulp(self, x: f64) -> f64 {
         let (p, emin, _) = self.shape();
         let e = if x == 0.0 { emin } else { (exponent(x.abs())).max(emin) };
-        2f64.powi(e - p + 1)
+        power_of_two(e - p + 1)
     }
 
     /// `x` as the format stores it: the nearest value, ties to the even significand; beyond the
@@ -61,6 +61,11 @@ impl Format {
     pub fn round(self, x: f64) -> f64 {
         if self == Format::F64 || !x.is_finite() || x == 0.0 {
             return x;
+        }
+        if self == Format::F32 {
+            // Rust's conversion rounds to nearest, ties to even, and overflows to infinity: the
+            // same rule, in one instruction (the chart calls this a million times).
+            return x as f32 as f64;
         }
         let ulp = self.ulp(x);
         // x / ulp is exact (a power of two), and so is the product back.
@@ -103,6 +108,11 @@ fn exponent(x: f64) -> i32 {
     }
 }
 
+/// 2^e for the exponents the formats use (well inside f64's normal range).
+fn power_of_two(e: i32) -> f64 {
+    f64::from_bits(((e + 1023) as u64) << 52)
+}
+
 fn round_half_even(x: f64) -> f64 {
     let rounded = x.round();
     if (x - x.trunc()).abs() == 0.5 && rounded % 2.0 != 0.0 { rounded - x.signum() } else { rounded }
@@ -137,13 +147,61 @@ impl Pipeline {
 /// The largest error over the planes of the angle `pipeline` computes at `position`, against
 /// m·θᵢ in f64, wrapped to [0, π]; π when the position or an angle overflows.
 pub fn max_angle_error(pipeline: Pipeline, position: f64, inv_freq: &[f64]) -> f64 {
+    plane_angle_errors(pipeline, position, inv_freq).into_iter().fold(0.0, f64::max)
+}
+
+/// Each plane's error of the angle `pipeline` computes at `position`, against m·θᵢ in f64,
+/// wrapped to [0, π]; π where the position or the angle overflows.
+pub fn plane_angle_errors(pipeline: Pipeline, position: f64, inv_freq: &[f64]) -> Vec<f64> {
     inv_freq
         .iter()
         .map(|theta| {
             let angle = pipeline.angle(position, *theta);
             if angle.is_finite() { angle_gap(angle, position * theta) } else { std::f64::consts::PI }
         })
-        .fold(0.0, f64::max)
+        .collect()
+}
+
+/// What a curve of the precision chart measures at a position: the largest error over the
+/// planes of the angle a pipeline computes, or of cos and sin from f32 tables cast to a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorSource {
+    Angle(Pipeline),
+    TableCast(Format),
+}
+
+impl ErrorSource {
+    /// The error at `position` over the planes of `inv_freq`.
+    pub fn at(self, position: f64, inv_freq: &[f64]) -> f64 {
+        match self {
+            ErrorSource::Angle(pipeline) => max_angle_error(pipeline, position, inv_freq),
+            ErrorSource::TableCast(format) => table_cast_error(format, position, inv_freq),
+        }
+    }
+
+    /// The largest error at any of `positions` up to each one (a running maximum: by
+    /// position p, some plane has been off by this much), for increasing `positions`.
+    pub fn envelope(self, positions: &[f64], inv_freq: &[f64]) -> Vec<f64> {
+        let mut worst = 0.0_f64;
+        positions
+            .iter()
+            .map(|p| {
+                worst = worst.max(self.at(*p, inv_freq));
+                worst
+            })
+            .collect()
+    }
+}
+
+/// `count` integer positions from 1 to `last`, evenly spaced on a log axis, increasing and
+/// without repeats (so fewer than `count` near 1).
+pub fn log_positions(last: u64, count: usize) -> Vec<f64> {
+    let top = (last.max(1) as f64).ln();
+    let mut positions: Vec<f64> = (0..count)
+        .map(|i| (top * i as f64 / (count.max(2) - 1) as f64).exp().round())
+        .collect();
+    positions.dedup();
+    positions
 }
 
 /// The error of cos and sin themselves when the tables are built in f32 from exact angles and

@@ -79,10 +79,24 @@ impl Rope2d {
     /// The axial score of the query at `qp` with a key at every patch of a `grid` × `grid`
     /// grid, row by row.
     pub fn score_grid(&self, q: &[f64], k: &[f64], qp: Patch, grid: usize) -> Result<Vec<f64>, RopeError> {
-        self.check(q, k)?;
-        Ok((0..grid * grid).map(|cell| {
-            let kp = ((cell % grid) as i64, (cell / grid) as i64);
-            self.score(q, k, qp, kp).unwrap_or(0.0)
-        }).collect())
+        self.grid_of(q, k, grid, |kp| self.score(q, k, qp, kp))
     }
+
+    /// The same for the mixed way.
+    pub fn mixed_score_grid(&self, q: &[f64], k: &[f64], qp: Patch, grid: usize) -> Result<Vec<f64>, RopeError> {
+        self.grid_of(q, k, grid, |kp| self.mixed_score(q, k, qp, kp))
+    }
+
+    fn grid_of(&self, q: &[f64], k: &[f64], grid: usize, score: impl Fn(Patch) -> Result<f64, RopeError>) -> Result<Vec<f64>, RopeError> {
+        self.check(q, k)?;
+        (0..grid * grid).map(|cell| score(((cell % grid) as i64, (cell / grid) as i64))).collect()
+    }
+}
+
+/// A key patch the mixed way cannot tell from `kp`: the nearest other patch of a `grid` × `grid`
+/// grid with the same x + y (one step along k's anti-diagonal), so a different offset from the
+/// query with the same mixed score. `None` in the two corners, whose anti-diagonal is one patch.
+pub fn collision_partner(kp: Patch, grid: i64) -> Option<Patch> {
+    let inside = |(x, y): Patch| (0..grid).contains(&x) && (0..grid).contains(&y);
+    [(kp.0 - 1, kp.1 + 1), (kp.0 + 1, kp.1 - 1)].into_iter().find(|p| inside(*p))
 }

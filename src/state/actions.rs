@@ -17,6 +17,18 @@ impl LabState {
         true
     }
 
+    /// Moves both patches of the "rope2d" chapter by (dx, dy) patches; false, and nothing
+    /// moves, if either would leave the grid.
+    pub fn shift_patches(&mut self, dx: i64, dy: i64) -> bool {
+        match shifted_patches((self.query_patch, self.key_patch), dx, dy) {
+            Some(moved) => {
+                (self.query_patch, self.key_patch) = moved;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Picks a context-extension method in the chapter, as method A or as method B (`None`: no
     /// B). A method picked there should show what it does: with no factor set and a factor of
     /// 1 in effect, the factor becomes 8 (Llama 3.1's and YaRN's default), and p-RoPE keeping
@@ -76,4 +88,14 @@ impl LabState {
         self.k = Some(one_hot.clone());
         self.q = Some(one_hot);
     }
+}
+
+/// Both patches (query, key) moved by (dx, dy), or `None` if either would leave the grid.
+pub fn shifted_patches(patches: ((u8, u8), (u8, u8)), dx: i64, dy: i64) -> Option<((u8, u8), (u8, u8))> {
+    let moved = |(x, y): (u8, u8)| {
+        let (x, y) = (x as i64 + dx, y as i64 + dy);
+        let inside = |v: i64| (0..super::PATCH_GRID as i64).contains(&v);
+        (inside(x) && inside(y)).then_some((x as u8, y as u8))
+    };
+    Some((moved(patches.0)?, moved(patches.1)?))
 }

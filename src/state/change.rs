@@ -3,8 +3,8 @@
 
 use super::format::fmt_number;
 use super::notes::Notes;
-use super::{LabState, Theme, MAX_COMPARE, MAX_COMPONENT, MAX_RANGE, MAX_SCALE_BASE, MIN_RANGE};
-use crate::rope::{HeatmapMode, Layout, PositionMode, MAX_CODE_POSITION, ScalingMethod, MAX_BASE, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR};
+use super::{LabState, Theme, MAX_COMPARE, PATCH_GRID, MAX_COMPONENT, MAX_RANGE, MAX_SCALE_BASE, MIN_RANGE};
+use crate::rope::{Format, HeatmapMode, Layout, PositionMode, MAX_CODE_POSITION, ScalingMethod, MAX_BASE, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR};
 
 /// One change to one parameter. Integers are `i64` so that a negative value can be clamped
 /// with a notice rather than wrap; `None` unsets an optional parameter.
@@ -47,9 +47,54 @@ pub enum Change {
     Positions(PositionMode),
     P(i64),
     Shift(i64),
+    /// A coordinate of the "rope2d" chapter's query or key patch.
+    Patch(PatchCoordinate, i64),
+    Format(Format),
     Embed(Option<String>),
     Theme(Option<Theme>),
     Present(bool),
+}
+
+/// Which coordinate of which patch a [`Change::Patch`] sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatchCoordinate {
+    Qx,
+    Qy,
+    Kx,
+    Ky,
+}
+
+impl PatchCoordinate {
+    pub const ALL: [PatchCoordinate; 4] = [PatchCoordinate::Qx, PatchCoordinate::Qy, PatchCoordinate::Kx, PatchCoordinate::Ky];
+
+    /// Its URL parameter's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            PatchCoordinate::Qx => "qx",
+            PatchCoordinate::Qy => "qy",
+            PatchCoordinate::Kx => "kx",
+            PatchCoordinate::Ky => "ky",
+        }
+    }
+
+    /// The coordinate in `state`.
+    pub fn get(self, state: &LabState) -> u8 {
+        match self {
+            PatchCoordinate::Qx => state.query_patch.0,
+            PatchCoordinate::Qy => state.query_patch.1,
+            PatchCoordinate::Kx => state.key_patch.0,
+            PatchCoordinate::Ky => state.key_patch.1,
+        }
+    }
+
+    fn slot(self, state: &mut LabState) -> &mut u8 {
+        match self {
+            PatchCoordinate::Qx => &mut state.query_patch.0,
+            PatchCoordinate::Qy => &mut state.query_patch.1,
+            PatchCoordinate::Kx => &mut state.key_patch.0,
+            PatchCoordinate::Ky => &mut state.key_patch.1,
+        }
+    }
 }
 
 /// A query or key vector: entries clamped to ±MAX_COMPONENT; a non-finite one drops the vector.
@@ -159,6 +204,10 @@ impl LabState {
             Change::Positions(mode) => self.positions = mode,
             Change::P(v) => self.p = notes.clamp_i64("p", v, 0, MAX_CODE_POSITION as i64) as u32,
             Change::Shift(v) => self.shift = notes.clamp_i64("shift", v, 0, MAX_CODE_POSITION as i64) as u32,
+            Change::Patch(coordinate, v) => {
+                *coordinate.slot(self) = notes.clamp_i64(coordinate.name(), v, 0, PATCH_GRID as i64 - 1) as u8;
+            }
+            Change::Format(format) => self.format = format,
             Change::Embed(id) => self.embed = id,
             Change::Theme(theme) => self.theme = theme,
             Change::Present(on) => self.present = on,

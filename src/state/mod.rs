@@ -19,13 +19,14 @@ mod python;
 pub mod param;
 pub mod query;
 
-pub use change::Change;
+pub use actions::shifted_patches;
+pub use change::{Change, PatchCoordinate};
 pub use derive::{Derived, Vectors};
 pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers};
 pub use notes::{Notice, Notes, Reader};
 pub use param::Param;
 
-use crate::rope::{seeded_vector, HeatmapMode, Layout, PositionMode, ScalingMethod, ScalingParams, Stream, DEFAULT_BASE, DEFAULT_SCALE_BASE};
+use crate::rope::{seeded_vector, Format, HeatmapMode, Layout, PositionMode, ScalingMethod, ScalingParams, Stream, DEFAULT_BASE, DEFAULT_SCALE_BASE};
 use query::{encode, parse_pairs};
 
 pub const DEFAULT_DIM: usize = 64;
@@ -44,6 +45,12 @@ pub const MAX_RANGE: u64 = 1 << 20;
 pub const MAX_COMPARE: usize = 3;
 /// xPos's `scale_base` (`scale_base=`): at least 1 token, at most this many.
 pub const MAX_SCALE_BASE: f64 = 1e9;
+/// The "rope2d" chapter's picture is cut into PATCH_GRID × PATCH_GRID patches.
+pub const PATCH_GRID: u8 = 8;
+/// Its default query and key patches (column, row): the key three columns right of and two
+/// rows above the query.
+pub const DEFAULT_QUERY_PATCH: (u8, u8) = (2, 5);
+pub const DEFAULT_KEY_PATCH: (u8, u8) = (5, 3);
 /// Largest magnitude of a typed q or k component: keeps every score finite at d = 1024.
 pub const MAX_COMPONENT: f64 = 1e6;
 
@@ -122,6 +129,12 @@ pub struct LabState {
     pub p: u32,
     /// The offset k of the "pe-rotation" chapter (`shift=`, 0..=65535).
     pub shift: u32,
+    /// The "rope2d" chapter's query patch (`qx=`, `qy=`) and key patch (`kx=`, `ky=`), as
+    /// (column, row), each 0..PATCH_GRID.
+    pub query_patch: (u8, u8),
+    pub key_patch: (u8, u8),
+    /// The number format of the "precision" chapter (`format=`).
+    pub format: Format,
     /// The widget shown alone (`embed=`); checked against the app's registry by [`LabState::check_embed`].
     pub embed: Option<String>,
     pub theme: Option<Theme>,
@@ -170,6 +183,9 @@ impl Default for LabState {
             positions: PositionMode::default(),
             p: DEFAULT_P,
             shift: DEFAULT_SHIFT,
+            query_patch: DEFAULT_QUERY_PATCH,
+            key_patch: DEFAULT_KEY_PATCH,
+            format: Format::default(),
             embed: None,
             theme: None,
             present: false,

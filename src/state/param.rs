@@ -3,11 +3,11 @@
 //! [`ALL`]; adding a parameter is one entry here, one [`Change`] variant and its rule in
 //! `change.rs`. The README's "URL parameters" section documents each one.
 
-use super::change::Change;
+use super::change::{Change, PatchCoordinate};
 use super::format::{fmt_number, fmt_numbers};
 use super::notes::Reader;
 use super::{LabState, Theme};
-use crate::rope::{HeatmapMode, Layout, PositionMode, ScalingMethod};
+use crate::rope::{Format, HeatmapMode, Layout, PositionMode, ScalingMethod};
 
 /// One URL parameter.
 pub struct Param {
@@ -144,6 +144,15 @@ pub static POSITIONS: Param = Param {
 };
 pub static P: Param = Param { name: "p", parse: |r| r.integer().map(Change::P), text: |s| s.p.to_string() };
 pub static SHIFT: Param = Param { name: "shift", parse: |r| r.integer().map(Change::Shift), text: |s| s.shift.to_string() };
+pub static QX: Param = Param { name: "qx", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Qx, v)), text: |s| s.query_patch.0.to_string() };
+pub static QY: Param = Param { name: "qy", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Qy, v)), text: |s| s.query_patch.1.to_string() };
+pub static KX: Param = Param { name: "kx", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Kx, v)), text: |s| s.key_patch.0.to_string() };
+pub static KY: Param = Param { name: "ky", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Ky, v)), text: |s| s.key_patch.1.to_string() };
+pub static FORMAT: Param = Param {
+    name: "format",
+    parse: |r| r.choice(Format::parse, "bf16, fp16, f32 or f64").map(Change::Format),
+    text: |s| s.format.as_str().to_string(),
+};
 /// Any well-formed id; the app checks it against its widget registry ([`LabState::check_embed`]).
 pub static EMBED: Param = Param {
     name: "embed",
@@ -162,10 +171,10 @@ pub static THEME: Param = Param {
 pub static PRESENT: Param = Param { name: "present", parse: |r| flag(r).map(Change::Present), text: |s| flag_text(s.present) };
 
 /// Every parameter, in the order the URL writes them.
-pub static ALL: [&Param; 39] = [
+pub static ALL: [&Param; 44] = [
     &PRESET, &BASE, &DIM, &M, &N, &LAYOUT, &Q, &K, &SEED, &SCALING, &FACTOR, &ORIG, &SEQ, &TARGET, &BETA_FAST, &BETA_SLOW,
     &MSCALE, &MSCALE_ALL_DIM, &LOW_FREQ, &HIGH_FREQ, &SHORT_FACTOR, &LONG_FACTOR, &PARTIAL, &SCALING_B, &XPOS, &SCALE_BASE,
-    &R, &PLANE, &RANGE, &LOG, &COMPARE, &HEATMAP, &UNSCALED, &POSITIONS, &P, &SHIFT, &EMBED, &THEME, &PRESENT,
+    &R, &PLANE, &RANGE, &LOG, &COMPARE, &HEATMAP, &UNSCALED, &POSITIONS, &P, &SHIFT, &QX, &QY, &KX, &KY, &FORMAT, &EMBED, &THEME, &PRESENT,
 ];
 
 /// The parameter called `name` in the URL.

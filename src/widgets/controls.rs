@@ -126,10 +126,13 @@ pub fn PositionControl(
     /// The slider's id when `<name>-slider` is taken (a second control of the same parameter).
     #[prop(optional)]
     id: Option<&'static str>,
+    /// The number field's name when `<name>, exact` is taken.
+    #[prop(optional)]
+    exact_label: Option<&'static str>,
 ) -> impl IntoView {
     let id = id.map_or_else(|| format!("{}-slider", param.name), str::to_string);
     let label_for = id.clone();
-    let exact = format!("{}, exact", param.name);
+    let exact = exact_label.map_or_else(|| format!("{}, exact", param.name), str::to_string);
     view! {
         <div class="control">
             <label for=label_for>{label}</label>

@@ -9,6 +9,8 @@ use super::counting::CountingWidget;
 use super::layouts::LayoutsWidget;
 use super::order::OrderWidget;
 use super::pe_rotation::PeRotationWidget;
+use super::precision::PrecisionWidget;
+use super::rope2d::Rope2dWidget;
 use super::decay::DecayWidget;
 use super::frequencies::FrequenciesWidget;
 use super::heatmap::HeatmapWidget;
@@ -27,9 +29,9 @@ pub struct Widget {
 }
 
 /// The widgets in the order the full page shows them: the chapters of the story, from why
-/// attention needs positions to RoPE's layouts. Context extension and its variants go between
-/// "layouts" and "scores".
-pub static WIDGETS: [Widget; 12] = [
+/// attention needs positions to RoPE's layouts, context extension and its variants, images, and
+/// precision at long positions; the scores last.
+pub static WIDGETS: [Widget; 14] = [
     Widget { id: "order", title: "Attention cannot see order", view: || view! { <OrderWidget /> }.into_any() },
     Widget { id: "counting", title: "Counting positions", view: || view! { <CountingWidget /> }.into_any() },
     Widget { id: "pe-rotation", title: "Sinusoids hide a rotation", view: || view! { <PeRotationWidget /> }.into_any() },
@@ -56,6 +58,12 @@ pub static WIDGETS: [Widget; 12] = [
         id: "scaling",
         title: "Stretching the context: PI, NTK, YaRN, Llama 3, LongRoPE on real models",
         view: || view! { <ScalingWidget /> }.into_any(),
+    },
+    Widget { id: "rope2d", title: "Beyond one dimension: RoPE for images", view: || view! { <Rope2dWidget /> }.into_any() },
+    Widget {
+        id: "precision",
+        title: "Beyond f32: what bf16 and fp16 do to long positions",
+        view: || view! { <PrecisionWidget /> }.into_any(),
     },
     Widget { id: "scores", title: "Scores: q at position m, k at position n", view: || view! { <ScoresWidget /> }.into_any() },
 ];

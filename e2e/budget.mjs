@@ -27,7 +27,10 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // the embed dialog with its preview, dialogs, clipboard, live chart descriptions) and a review's
 // fixes (methods picked in the chapter show their effect, DeepSeek's softmax scale): 476 KB;
 // the per-plane table of angles in training and within the target: 479 KB, budget 481 KB.
-const BUDGET_GZIP_BYTES = 481 * 1024;
+// Issue 13's two chapters, measured one at a time (wasm as trunk ships it): RoPE for images
+// 21 KB (the picture itself is a separate 1.6 KB SVG, not counted: it loads with its chapter),
+// precision 22 KB: 524 KB, budget 526 KB.
+const BUDGET_GZIP_BYTES = 526 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 
 const rows = [];

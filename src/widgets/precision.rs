@@ -68,20 +68,15 @@ pub fn PrecisionWidget() -> impl IntoView {
             })
         })
     });
-    let fix_rows = Memo::new(move |_| {
+    // One error per fix, in the order of `fixes`; the rows themselves never change.
+    let fix_errors = Memo::new(move |_| {
         let (m, format) = (m.get() as f64, format.get());
         inv_freq.with(|f| {
             f.as_ref().map(|f| {
-                fixes(format)
-                    .into_iter()
-                    .map(|(what, pipeline)| {
-                        let error = match pipeline {
-                            Some(p) => max_angle_error(p, m, f),
-                            None => table_cast_error(format, m, f),
-                        };
-                        (what, error)
-                    })
-                    .collect::<Vec<_>>()
+                fixes(format).map(|(_, pipeline)| match pipeline {
+                    Some(p) => max_angle_error(p, m, f),
+                    None => table_cast_error(format, m, f),
+                })
             })
         })
     });
@@ -145,8 +140,16 @@ pub fn PrecisionWidget() -> impl IntoView {
             <table class="fixes" data-testid="precision-fixes">
                 <thead><tr><th scope="col">"how the angles are computed"</th><th scope="col">"largest error"</th></tr></thead>
                 <tbody>
-                    {move || fix_rows.get().unwrap_or_default().into_iter().map(|(what, error)| view! {
-                        <tr><td>{what}</td><td class="mono" data-value=format!("{error:?}")>{radians(error)}</td></tr>
+                    {(0..5).map(|row| {
+                        let error = move || fix_errors.with(|e| e.map(|e| e[row]));
+                        view! {
+                            <tr>
+                                <td>{move || fixes(format.get())[row].0.clone()}</td>
+                                <td class="mono" data-value=move || error().map(|e| format!("{e:?}"))>
+                                    {move || error().map_or_else(|| "—".to_string(), radians)}
+                                </td>
+                            </tr>
+                        }
                     }).collect_view()}
                 </tbody>
             </table>

@@ -46,7 +46,13 @@ fn y_title(height: f64, text: &'static str) -> impl IntoView {
 #[component]
 pub fn PlaneErrors(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m: Memo<i64>) -> impl IntoView {
     const H: f64 = 220.0;
-    let errors = Memo::new(move |_| {
+    let figure = NodeRef::<leptos::html::Figure>::new();
+    let in_view = use_in_view(figure, "15% 0px");
+    // Redrawn while in view only: it is d/2 dots and rings, on the m slider's path.
+    let errors = Memo::new(move |previous: Option<&Option<(Vec<f64>, Vec<f64>)>>| {
+        if !in_view.get() {
+            return previous.cloned().flatten();
+        }
         let (m, format) = (m.get() as f64, format.get());
         inv_freq.with(|f| {
             let f = f.as_ref()?;
@@ -92,7 +98,7 @@ pub fn PlaneErrors(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m: Me
         })
     };
     view! {
-        <figure class="precision-figure">
+        <figure class="precision-figure" node_ref=figure>
             <svg class="precision-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=summary>{drawing}</svg>
             <figcaption class="legend">
                 <span><span class="legend-mark dot"></span>" the whole pipeline in the format"</span>

@@ -366,3 +366,79 @@ mod heatmap {
         assert!(differs, "with sinusoidal encodings the diagonals should not all be constant");
     }
 }
+
+mod beyond {
+    use super::*;
+    use rope_lab::rope::{Format, Rope2d, RopeParams};
+    use rope_lab::widgets::precision::PrecisionWidget;
+    use rope_lab::widgets::rope2d::Rope2dWidget;
+
+    fn mount(query: &str, precision: bool) -> (HtmlElement, Lab, impl Sized) {
+        let root = container();
+        root.style().set_property("width", "900px").unwrap();
+        let parsed = LabState::from_query(query);
+        let lab = Lab::new(parsed.state, parsed.notices);
+        let handle = leptos::mount::mount_to(root.clone(), move || {
+            provide_context(lab);
+            if precision { view! { <PrecisionWidget /> }.into_any() } else { view! { <Rope2dWidget /> }.into_any() }
+        });
+        (root, lab, handle)
+    }
+
+    /// The core's axial and mixed scores for the lab's q and k at the state's patches.
+    fn core_scores(lab: Lab) -> (f64, f64) {
+        lab.state.with_untracked(|s| {
+            let rope = Rope2d::new(RopeParams::new(s.base, s.dim).unwrap());
+            let (q, k) = (s.query_vector(), s.key_vector());
+            let patch = |(x, y): (u8, u8)| (x as i64, y as i64);
+            let (qp, kp) = (patch(s.query_patch), patch(s.key_patch));
+            (rope.score(&q, &k, qp, kp).unwrap(), rope.mixed_score(&q, &k, qp, kp).unwrap())
+        })
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_clicked_patch_becomes_the_key_and_the_scores_follow() {
+        let (root, lab, _handle) = mount("dim=16&qx=1&qy=1&kx=3&ky=2", false);
+        settle().await;
+        let (axial, mixed) = core_scores(lab);
+        assert_eq!(value_of(&root, "rope2d-score"), axial);
+        assert_eq!(value_of(&root, "rope2d-mixed-score"), mixed);
+        let cell: HtmlElement = root.query_selector("[data-cell='46']").unwrap().unwrap().unchecked_into();
+        cell.click(); // column 6, row 5
+        settle().await;
+        assert_eq!(lab.state.with_untracked(|s| s.key_patch), (6, 5));
+        let (axial, mixed) = core_scores(lab);
+        assert_eq!(value_of(&root, "rope2d-score"), axial);
+        assert_eq!(value_of(&root, "rope2d-mixed-score"), mixed);
+        // Both patches one row down: the same offset, the same score.
+        let down: HtmlElement = root.query_selector("[aria-label='shift both patches down']").unwrap().unwrap().unchecked_into();
+        down.click();
+        settle().await;
+        assert_eq!(lab.state.with_untracked(|s| (s.query_patch, s.key_patch)), ((1, 2), (6, 6)));
+        assert_eq!(value_of(&root, "rope2d-score"), axial);
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_precision_chapter_shows_m_as_the_format_stores_it() {
+        let (root, lab, _handle) = mount("m=15962", true);
+        settle().await;
+        assert_eq!(value_of(&root, "position-in-format"), 15936.0);
+        assert_eq!(value_of(&root, "collapsed-run"), 63.0);
+        assert!(value_of(&root, "max-angle-error") > 1.0);
+        let select: web_sys::HtmlSelectElement = root.query_selector("#format-select").unwrap().unwrap().unchecked_into();
+        select.set_value("f64");
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        select.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
+        settle().await;
+        assert_eq!(lab.state.with_untracked(|s| s.format), Format::F64);
+        assert_eq!(value_of(&root, "position-in-format"), 15962.0);
+        assert_eq!(value_of(&root, "max-angle-error"), 0.0);
+        lab.apply(rope_lab::state::Change::Format(Format::Fp16));
+        lab.apply(rope_lab::state::Change::M(70_000));
+        settle().await;
+        let stored = root.query_selector("[data-testid='position-in-format']").unwrap().unwrap();
+        assert_eq!(stored.get_attribute("data-value").as_deref(), Some("inf"));
+        assert!(stored.text_content().unwrap_or_default().contains('∞'));
+    }
+}

@@ -104,14 +104,15 @@ pub fn PrecisionWidget() -> impl IntoView {
         <WidgetCard id="precision" explain="Models run in bf16 or fp16 to save memory, and a position is a number \
             too. bf16 keeps 8 significant bits: every integer up to 256, then every 2nd, every 4th … and between \
             8,192 and 16,384 only every 64th. If the code turns positions into bf16 before multiplying by θᵢ, tokens \
-            far into a long context share one position, and the fastest planes' angles m·θᵢ, hundreds of radians, \
-            lose every digit that says where on the circle they are. Pick a format and a position.">
+            far into a long context share one position, and the fastest planes' angles m·θᵢ, thousands of \
+            radians, whose bf16 steps (8, 16 … 64 radians) are longer than a whole turn, lose every digit that \
+            says where on the circle they are. Pick a format and a position.">
             <div class="chapter-controls precision-controls">
                 <SelectControl lab id="format-select" label="number format" options=FORMATS.to_vec()
                     value=Signal::derive(move || format.get().as_str())
                     on_pick=|name| Format::parse(name).map(Change::Format) />
-                <PositionControl lab param=&param::M label="position m (the page's query position)" change=Change::M value=m
-                    max=LAST_POSITION as i64 id="precision-m-slider" exact_label="position m, exact" />
+                <PositionControl lab param=&param::M label="position m (shared with the whole page)" change=Change::M value=m
+                    max=LAST_POSITION as i64 id="precision-m-slider" exact_label="exact position (tokens)" />
                 <div class="jumps" role="group" aria-label="go to a position">
                     {JUMPS.into_iter().map(|p| view! {
                         <button type="button" class="jump" on:click=move |_| lab.apply(Change::M(p))>{format!("m = {}", whole_number(p))}</button>
@@ -146,7 +147,8 @@ pub fn PrecisionWidget() -> impl IntoView {
                             <tr>
                                 <td>{move || fixes(format.get())[row].0.clone()}</td>
                                 <td class="mono" data-value=move || error().map(|e| format!("{e:?}"))>
-                                    {move || error().map_or_else(|| "—".to_string(), radians)}
+                                    // The last row is an error of cos and sin: a plain number.
+                                    {move || error().map_or_else(|| "—".to_string(), |e| if row == 4 { short_number(e) } else { radians(e) })}
                                 </td>
                             </tr>
                         }
@@ -157,16 +159,17 @@ pub fn PrecisionWidget() -> impl IntoView {
                 "What each fix buys. Exact integer positions alone do not save bf16: the product m·θᵢ is rounded to "
                 "bf16 as well, and around 16,000 its steps are 64 apart, so the fastest plane's angle is off by up "
                 "to 32 radians, five turns. Angles computed in f32 are the real fix: f32 stores every integer up to "
-                "16,777,216, and its 24 bits keep the fastest plane's angle within a few hundredths of a radian at "
-                "a million tokens. That is what transformers does: inv_freq and the positions in float32 with "
+                "16,777,216, and its 24 bits keep every plane's angle within a few hundredths of a radian at a "
+                "million tokens (the worst are the next-fastest planes; θ₀ = 1 itself is exact). That is what transformers does: inv_freq and the positions in float32 with "
                 "autocast disabled, cos and sin built in float32, then cast to the model's dtype, the last row: "
-                "casting the values, which lie in [−1, 1], to bf16 costs at most 2⁻⁹ each, however long the context. "
+                "the cast of the values, which lie in [−1, 1], to bf16 adds at most 2⁻⁹ to each, however long "
+                "the context; what that row shows beyond it is f32's angle error, which grows with m. "
                 "fp16 has a harder wall: from 65,520 on, a position is infinity."
             </p>
             <p class="credit">
-                "The failure is real and was fixed more than once: transformers #29285 (RoPE loses precision for "
-                "Llama and Gemma in bfloat16, 2024), GPT-NeoX #1003 (rotary tables wrong in fp16 and bf16, 2023) "
-                "and Megatron-LM #744 (keep inv_freq and sin/cos in float32, 2024)."
+                "The failure is real and was reported and fixed more than once: transformers #29285 (RoPE loses "
+                "precision for Llama and Gemma in bfloat16, 2024) and GPT-NeoX #1003 (rotary tables wrong in fp16 "
+                "and bf16, 2023); Megatron-LM #744 (2024) asks whether inv_freq and sin/cos should stay in float32."
             </p>
         </WidgetCard>
     }

@@ -94,7 +94,7 @@ pub fn PlaneErrors(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m: Me
                     whole.len(), whole_number(m.get())
                 )
             }
-            None => String::new(),
+            None => "Angle error of each plane at m: drawn when scrolled into view.".to_string(),
         })
     };
     view! {
@@ -115,7 +115,7 @@ const CURVES: [(&str, &str, ErrorSource); 5] = [
     ("fp16", "fp16 throughout", ErrorSource::Angle(Pipeline::All(Format::Fp16))),
     ("integer", "bf16, positions exact integers (on top of bf16)", ErrorSource::Angle(Pipeline::IntegerPositions(Format::Bf16))),
     ("f32", "f32 throughout", ErrorSource::Angle(Pipeline::All(Format::F32))),
-    ("table", "f32 tables cast to bf16 (cos, sin)", ErrorSource::TableCast(Format::Bf16)),
+    ("table", "f32 tables cast to bf16 (error of cos, sin: no unit)", ErrorSource::TableCast(Format::Bf16)),
 ];
 
 /// The largest error so far against position, on log axes, for each of [`CURVES`]; the chosen
@@ -181,7 +181,10 @@ pub fn ErrorByPosition(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m
                 let last = CURVES
                     .iter()
                     .zip(c)
-                    .map(|((_, legend, _), v)| format!("{legend}: {:.2e} rad", v.last().copied().unwrap_or(0.0)))
+                    .map(|((class, legend, _), v)| {
+                        let unit = if *class == "table" { "" } else { " rad" };
+                        format!("{legend}: {:.2e}{unit}", v.last().copied().unwrap_or(0.0))
+                    })
                     .collect::<Vec<_>>()
                     .join("; ");
                 format!("Largest angle error up to each position, 1 to 1,048,576 tokens, log scales. At the end: {last}. f64 is the reference (0).")
@@ -195,7 +198,7 @@ pub fn ErrorByPosition(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m
                 <svg class="precision-chart by-position" viewBox=format!("0 0 {W} {H}") role="img" aria-label=summary>
                     {error_axis(H)}{ticks}{drawing}{marker}
                     <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 4.0 text-anchor="middle">"position (tokens, log scale)"</text>
-                    {y_title(H, "largest error so far (rad)")}
+                    {y_title(H, "largest error so far (rad; cos/sin)")}
                 </svg>
                 <figcaption class="legend">
                     {CURVES.iter().map(|(class, legend, _)| view! {

@@ -116,7 +116,7 @@ pub fn Rope2dWidget() -> impl IntoView {
         <WidgetCard id="rope2d" explain="An image transformer cuts a picture into patches and reads them as tokens. \
             A patch has two coordinates, its column x and its row y, and attention should see how far apart two \
             patches are in each direction. Axial 2D RoPE does it with the 1D machinery twice: half of the planes \
-            turn by x·θⱼ, the other half by y·θⱼ, each axis with its own ladder θⱼ = b^(−j/A) over its A planes. \
+            turn by x·θⱼ, the other half by y·θⱼ, each axis with the same ladder θⱼ = b^(−j/A) over its A planes. \
             Pick a query patch and a key patch.">
             <div class="chapter-controls patch-controls">
                 <div class="patch-role" role="radiogroup" aria-labelledby="patch-role-label">
@@ -172,9 +172,9 @@ pub fn Rope2dWidget() -> impl IntoView {
                 "(kx − qx, ky − qy): shift both patches and it stays put, to the last digit. The wrong way spends "
                 "every plane on x + y: still a function of the offset, but of one number where there are two, so a "
                 "key one column right of the query and one a row below score the same, and so does every patch on "
-                "an anti-diagonal of the right-hand map (k′ is k's neighbour on it). The other tempting shortcut, "
-                "treating (x, y) itself as a plane's pair of coordinates and rotating it, mixes the two offsets in "
-                "one angle in the same way. The fix is the one the 1D story already taught: pair dimensions within "
+                "an anti-diagonal of the right-hand map (k′ is k's neighbour on it). The shortcut the Hugging Face post "
+                "\"You could have designed state of the art positional encoding\" warns against, using the [x, y] pair "
+                "directly, intermixes the two offsets too. The fix is the one the 1D story already taught: pair dimensions within "
                 "one axis, give each axis its own planes."
             </p>
             <h3>"Where 2D RoPE is used"</h3>

@@ -66,6 +66,19 @@ fn dispatch(element: &HtmlInputElement, event: &str, value: &str) {
     element.dispatch_event(&web_sys::Event::new_with_event_init_dict(event, &init).unwrap()).unwrap();
 }
 
+/// Mounts `widget` 900 px wide on a state read from `query`, the lab in context.
+fn mount_widget(query: &str, widget: fn() -> AnyView) -> (HtmlElement, Lab, impl Sized) {
+    let root = container();
+    root.style().set_property("width", "900px").unwrap();
+    let parsed = LabState::from_query(query);
+    let lab = Lab::new(parsed.state, parsed.notices);
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        provide_context(lab);
+        widget()
+    });
+    (root, lab, handle)
+}
+
 /// Mounts the controls and the scores widget on a state read from `query`.
 fn mount_scores(query: &str) -> (HtmlElement, Lab, impl Sized) {
     let root = container();
@@ -219,15 +232,7 @@ mod clocks {
     use rope_lab::widgets::clocks::ClocksWidget;
 
     fn mount_clocks(query: &str) -> (HtmlElement, Lab, impl Sized) {
-        let root = container();
-        root.style().set_property("width", "900px").unwrap();
-        let parsed = LabState::from_query(query);
-        let lab = Lab::new(parsed.state, parsed.notices);
-        let handle = leptos::mount::mount_to(root.clone(), move || {
-            provide_context(lab);
-            view! { <ClocksWidget /> }
-        });
-        (root, lab, handle)
+        mount_widget(query, || view! { <ClocksWidget /> }.into_any())
     }
 
     fn click(root: &HtmlElement, selector: &str) {
@@ -374,15 +379,11 @@ mod beyond {
     use rope_lab::widgets::rope2d::Rope2dWidget;
 
     fn mount(query: &str, precision: bool) -> (HtmlElement, Lab, impl Sized) {
-        let root = container();
-        root.style().set_property("width", "900px").unwrap();
-        let parsed = LabState::from_query(query);
-        let lab = Lab::new(parsed.state, parsed.notices);
-        let handle = leptos::mount::mount_to(root.clone(), move || {
-            provide_context(lab);
-            if precision { view! { <PrecisionWidget /> }.into_any() } else { view! { <Rope2dWidget /> }.into_any() }
-        });
-        (root, lab, handle)
+        if precision {
+            mount_widget(query, || view! { <PrecisionWidget /> }.into_any())
+        } else {
+            mount_widget(query, || view! { <Rope2dWidget /> }.into_any())
+        }
     }
 
     /// The core's axial and mixed scores for the lab's q and k at the state's patches.

@@ -59,7 +59,12 @@ fn signed(v: i64) -> String {
 pub fn Rope2dWidget() -> impl IntoView {
     let lab = use_lab();
     let patches = lab.select(|s| (s.query_patch, s.key_patch));
-    let rope = lab.select(|s| RopeParams::new(s.base, s.dim).ok().map(Rope2d::new));
+    // Built when b or d move, not on every change of the state (m and n move on every frame).
+    let shape = lab.select(|s| (s.base, s.dim));
+    let rope = Memo::new(move |_| {
+        let (base, dim) = shape.get();
+        RopeParams::new(base, dim).ok().map(Rope2d::new)
+    });
     let vectors = lab.vectors;
     let role = RwSignal::new(Role::Key);
     let maps_box = NodeRef::<Div>::new();

@@ -259,7 +259,6 @@ pub fn ScalingWidget() -> impl IntoView {
                 <ListField param=&param::SHORT_FACTOR label="short_factor (one per rotating plane, comma-separated)" />
                 <ListField param=&param::LONG_FACTOR label="long_factor (one per rotating plane, comma-separated)" />
             </Show>
-
             <WavelengthChart planes=planes method=method contexts=contexts />
             <PlaneAngles planes />
 

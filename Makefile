@@ -9,6 +9,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 
 TRUNK_VERSION        := 0.21.14
 WASM_BINDGEN_VERSION := 0.2.130
+WASM_SPLIT_VERSION   := 0.2.4
 CHROMIUM             := /usr/bin/chromium
 CHROMEDRIVER         := /usr/bin/chromedriver
 HOST ?= 127.0.0.1
@@ -16,7 +17,7 @@ PORT ?= 8080
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: serve classroom test test-native test-browser test-e2e build tools tools-build \
-        wasm-target trunk wasm-bindgen-cli node-deps chromium clean bench soak
+        wasm-target trunk wasm-bindgen-cli wasm-split node-deps chromium clean bench soak
 
 ## make serve: the app, rebuilt on every change, at http://$(HOST):$(PORT)
 serve: tools-build
@@ -50,10 +51,13 @@ bench: tools build
 soak: tools build
 	cd e2e && SOAK_ACTIONS=5000 playwright test --config playwright.config.mjs soak.spec.mjs
 
+## The release build comes in parts: `--cfg split` makes each part of the chapters a lazily
+## loaded function and .ci/split.mjs (trunk's post_build hook) cuts the module there; wasm-split
+## needs the linker's relocations.
 build: tools-build
-	trunk build --release
+	RUSTFLAGS='--cfg split -Clink-args=--emit-relocs' trunk build --release
 
-tools-build: wasm-target trunk wasm-bindgen-cli node-deps
+tools-build: wasm-target trunk wasm-bindgen-cli wasm-split node-deps
 tools: tools-build chromium
 
 wasm-target:
@@ -69,6 +73,11 @@ wasm-bindgen-cli:
 	@{ wasm-bindgen --version 2>/dev/null | grep -qF '$(WASM_BINDGEN_VERSION)' \
 	   && wasm-bindgen-test-runner --version 2>/dev/null | grep -qF '$(WASM_BINDGEN_VERSION)'; } \
 	  || cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
+
+# The splitter Leptos' #[lazy] functions are made for (cargo-leptos uses the same crate).
+wasm-split:
+	@cargo install --list | grep -qxF 'wasm_split_cli_support v$(WASM_SPLIT_VERSION):' \
+	  || cargo install --locked wasm_split_cli_support --version $(WASM_SPLIT_VERSION) --features build-binary
 
 node-deps:
 	@[ node_modules/.package-lock.json -nt package-lock.json ] && [ -x node_modules/.bin/wasm-opt ] \

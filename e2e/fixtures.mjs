@@ -38,10 +38,13 @@ export async function list(page, testid) {
   return text.split(',').map(Number);
 }
 
-/** Opens `path` and waits until the app has computed its first score. */
+/** Opens `path` and waits until the app has computed its first score and every chapter has
+ * arrived (the release build fetches the chapters in parts; one still on its way is a
+ * `.widget-loading` placeholder). */
 export async function open(page, path = '/') {
   await page.goto(path);
   await expect(page.getByTestId('score')).toHaveAttribute('data-value', /\d/);
+  await expect(page.locator('.widget-loading')).toHaveCount(0);
 }
 
 /** The query position m and key position n, as their sliders hold them. */

@@ -15,6 +15,8 @@ export const chromiumArgs = [
 
 // The port of the static server; set E2E_PORT if 4173 is taken on your machine.
 export const port = Number(process.env.E2E_PORT ?? 4173);
+// The build under test; E2E_DIST=<dir> compares another (a build from before a change).
+const dist = process.env.E2E_DIST ?? '../dist';
 
 export default defineConfig({
   testDir: '.',
@@ -28,7 +30,7 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
   },
   webServer: {
-    command: `node serve.mjs ../dist ${port}`,
+    command: `node serve.mjs ${dist} ${port}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,

@@ -213,8 +213,7 @@ async fn every_registered_widget_mounts_alone_under_its_id() {
     assert_eq!(ids.len(), ids.iter().collect::<std::collections::HashSet<_>>().len(), "ids repeat: {ids:?}");
     for widget in &WIDGETS {
         let root = container();
-        let view = widget.view;
-        let handle = leptos::mount::mount_to(root.clone(), move || view());
+        let handle = leptos::mount::mount_to(root.clone(), move || widget.view());
         settle().await;
         let card = root
             .query_selector(&format!("[data-widget='{}']", widget.id))

@@ -99,15 +99,13 @@ pub fn post_height_on_resize(root: NodeRef<leptos::html::Main>, widget: &'static
 
 /// Scrolls to the element the URL's fragment names, if any (a chapter's deep link), and keeps
 /// it at the top while the cards above take their real height (cards out of view are sized by
-/// `content-visibility` until drawn), for up to two seconds or until the reader scrolls,
-/// taps or presses a key.
+/// `content-visibility` until drawn, and a chapter still loading is a placeholder), for up to
+/// three seconds or until the reader scrolls, taps or presses a key.
 pub fn scroll_to_hash() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     let hash = window().location().hash().unwrap_or_default();
     let Some(id) = hash.strip_prefix('#').filter(|id| !id.is_empty()).map(str::to_string) else { return };
-    let Some(element) = document().get_element_by_id(&id) else { return };
-    element.scroll_into_view();
     let stop = Arc::new(AtomicBool::new(false));
     let listeners: Vec<WindowListenerHandle> = vec![
         window_event_listener(leptos::ev::wheel, { let stop = stop.clone(); move |_| stop.store(true, Ordering::Relaxed) }),
@@ -115,15 +113,19 @@ pub fn scroll_to_hash() {
         window_event_listener(leptos::ev::keydown, { let stop = stop.clone(); move |_| stop.store(true, Ordering::Relaxed) }),
         window_event_listener(leptos::ev::pointerdown, { let stop = stop.clone(); move |_| stop.store(true, Ordering::Relaxed) }),
     ];
-    fn settle(element: web_sys::Element, stop: Arc<AtomicBool>, listeners: Vec<WindowListenerHandle>, tries: u32) {
+    // Looked up by id each time: a chapter still on its way (the split build) is a placeholder
+    // with its id, replaced by the chapter when its part arrives.
+    fn settle(id: String, stop: Arc<AtomicBool>, listeners: Vec<WindowListenerHandle>, tries: u32) {
         if tries == 0 || stop.load(Ordering::Relaxed) {
             listeners.into_iter().for_each(WindowListenerHandle::remove);
             return;
         }
-        if element.get_bounding_client_rect().top().abs() > 2.0 {
-            element.scroll_into_view();
+        if let Some(element) = document().get_element_by_id(&id) {
+            if element.get_bounding_client_rect().top().abs() > 2.0 {
+                element.scroll_into_view();
+            }
         }
-        set_timeout(move || settle(element, stop, listeners, tries - 1), Duration::from_millis(100));
+        set_timeout(move || settle(id, stop, listeners, tries - 1), Duration::from_millis(100));
     }
-    set_timeout(move || settle(element, stop, listeners, 20), Duration::from_millis(100));
+    settle(id, stop, listeners, 30);
 }

@@ -96,7 +96,7 @@ fn Page(help: RwSignal<bool>) -> impl IntoView {
                     <Controls />
                 </aside>
                 <div class="widgets">
-                    {registry::WIDGETS.iter().map(|widget| (widget.view)()).collect_view()}
+                    {registry::WIDGETS.iter().map(|widget| widget.view()).collect_view()}
                     <References />
                 </div>
             </div>
@@ -188,7 +188,7 @@ fn Embed(widget: &'static Widget) -> impl IntoView {
                 <summary>"Parameters"</summary>
                 <Controls />
             </details>
-            {(widget.view)()}
+            {widget.view()}
         </main>
     }
 }

@@ -18,54 +18,172 @@ use super::scaling::ScalingWidget;
 use super::scores::ScoresWidget;
 use leptos::prelude::*;
 
+/// The four parts the chapters come in. In the split release build (`--cfg split`, see the
+/// Makefile and `.ci/split.mjs`) each part is a `#[lazy]` function whose code wasm-split moves to
+/// a module of its own: a first visit downloads the page's frame and the opening chapters, and
+/// the other parts follow one after the other, in the order a reader meets them. Everywhere else
+/// (`trunk serve`, the tests) a part is an ordinary function.
+#[derive(Debug, Clone, Copy)]
+enum Part {
+    /// Why order matters, counting, sinusoids as rotations, add or rotate.
+    Opening,
+    /// The heatmap, the rotation lab, the complex view, frequencies.
+    Rotation,
+    /// Decay, layouts.
+    Analysis,
+    /// Context extension, images, precision, the scores.
+    Beyond,
+}
+
+#[cfg_attr(split, leptos::lazy)]
+fn opening(slot: u8) -> AnyView {
+    match slot {
+        0 => view! { <OrderWidget /> }.into_any(),
+        1 => view! { <CountingWidget /> }.into_any(),
+        2 => view! { <PeRotationWidget /> }.into_any(),
+        _ => view! { <AddOrRotateWidget /> }.into_any(),
+    }
+}
+
+#[cfg_attr(split, leptos::lazy)]
+fn rotation(slot: u8) -> AnyView {
+    match slot {
+        0 => view! { <HeatmapWidget /> }.into_any(),
+        1 => view! { <ClocksWidget /> }.into_any(),
+        2 => view! { <ComplexWidget /> }.into_any(),
+        _ => view! { <FrequenciesWidget /> }.into_any(),
+    }
+}
+
+#[cfg_attr(split, leptos::lazy)]
+fn analysis(slot: u8) -> AnyView {
+    match slot {
+        0 => view! { <DecayWidget /> }.into_any(),
+        _ => view! { <LayoutsWidget /> }.into_any(),
+    }
+}
+
+#[cfg_attr(split, leptos::lazy)]
+fn beyond(slot: u8) -> AnyView {
+    match slot {
+        0 => view! { <ScalingWidget /> }.into_any(),
+        1 => view! { <Rope2dWidget /> }.into_any(),
+        2 => view! { <PrecisionWidget /> }.into_any(),
+        _ => view! { <ScoresWidget /> }.into_any(),
+    }
+}
+
+#[cfg(not(split))]
+fn chapter(widget: &'static Widget) -> AnyView {
+    match widget.part {
+        Part::Opening => opening(widget.slot),
+        Part::Rotation => rotation(widget.slot),
+        Part::Analysis => analysis(widget.slot),
+        Part::Beyond => beyond(widget.slot),
+    }
+}
+
+/// The chapter, once its part's module is here; until then a placeholder with the
+/// chapter's id and title, so the table of contents and a deep link find it. On the full page a
+/// part waits for the parts before it (the opening chapters come first); an embed loads its own.
+#[cfg(split)]
+fn chapter(widget: &'static Widget) -> AnyView {
+    let in_order = use_context::<FullPage>().is_some();
+    let (part, slot) = (widget.part, widget.slot);
+    let arrived = RwSignal::new(false);
+    leptos::task::spawn_local(async move {
+        if in_order {
+            if !matches!(part, Part::Opening) { __preload_opening().await; }
+            if matches!(part, Part::Analysis | Part::Beyond) { __preload_rotation().await; }
+            if matches!(part, Part::Beyond) { __preload_analysis().await; }
+        }
+        match part {
+            Part::Opening => __preload_opening().await,
+            Part::Rotation => __preload_rotation().await,
+            Part::Analysis => __preload_analysis().await,
+            Part::Beyond => __preload_beyond().await,
+        }
+        arrived.set(true);
+    });
+    let heading = format!("{}-title", widget.id);
+    let placeholder = move || view! {
+        <section class="widget widget-loading" id=widget.id aria-labelledby=heading.clone() aria-busy="true">
+            <div class="widget-head"><h2 id=heading.clone()>{widget.title}</h2></div>
+            <p class="explain">"Loading this chapter…"</p>
+        </section>
+    };
+    // Once the part is here, calling into it is immediate (the Suspend resolves at once).
+    view! {
+        <Show when=move || arrived.get() fallback=placeholder>
+            {Suspend::new(async move {
+                match part {
+                    Part::Opening => opening(slot).await,
+                    Part::Rotation => rotation(slot).await,
+                    Part::Analysis => analysis(slot).await,
+                    Part::Beyond => beyond(slot).await,
+                }
+            })}
+        </Show>
+    }
+    .into_any()
+}
+
 /// One widget of the registry.
 pub struct Widget {
     /// Its id in `embed=` and `data-widget`; never changes meaning once published.
     pub id: &'static str,
     /// Its title, the heading of its card.
     pub title: &'static str,
+    /// The part of the split build that holds it, and its place there.
+    part: Part,
+    slot: u8,
+}
+
+impl Widget {
     /// The widget, reading the shared state from context.
-    pub view: fn() -> AnyView,
+    pub fn view(&'static self) -> AnyView {
+        chapter(self)
+    }
 }
 
 /// The widgets in the order the full page shows them: the chapters of the story, from why
 /// attention needs positions to RoPE's layouts, context extension and its variants, images, and
 /// precision at long positions; the scores last.
 pub static WIDGETS: [Widget; 14] = [
-    Widget { id: "order", title: "Attention cannot see order", view: || view! { <OrderWidget /> }.into_any() },
-    Widget { id: "counting", title: "Counting positions", view: || view! { <CountingWidget /> }.into_any() },
-    Widget { id: "pe-rotation", title: "Sinusoids hide a rotation", view: || view! { <PeRotationWidget /> }.into_any() },
-    Widget { id: "add-or-rotate", title: "Add or rotate?", view: || view! { <AddOrRotateWidget /> }.into_any() },
+    Widget { id: "order", title: "Attention cannot see order", part: Part::Opening, slot: 0 },
+    Widget { id: "counting", title: "Counting positions", part: Part::Opening, slot: 1 },
+    Widget { id: "pe-rotation", title: "Sinusoids hide a rotation", part: Part::Opening, slot: 2 },
+    Widget { id: "add-or-rotate", title: "Add or rotate?", part: Part::Opening, slot: 3 },
     Widget {
         id: "heatmap",
         title: "The score for every pair of positions: none, added, rotated",
-        view: || view! { <HeatmapWidget /> }.into_any(),
+        part: Part::Rotation, slot: 0,
     },
     Widget {
         id: "clocks",
         title: "The rotation lab: every plane of q and k is a clock",
-        view: || view! { <ClocksWidget /> }.into_any(),
+        part: Part::Rotation, slot: 1,
     },
-    Widget { id: "complex", title: "The same in complex numbers, step by step", view: || view! { <ComplexWidget /> }.into_any() },
-    Widget { id: "frequencies", title: "Frequencies and wavelengths", view: || view! { <FrequenciesWidget /> }.into_any() },
+    Widget { id: "complex", title: "The same in complex numbers, step by step", part: Part::Rotation, slot: 2 },
+    Widget { id: "frequencies", title: "Frequencies and wavelengths", part: Part::Rotation, slot: 3 },
     Widget {
         id: "decay",
         title: "Long-term decay: RoFormer's bounds, and what scores do",
-        view: || view! { <DecayWidget /> }.into_any(),
+        part: Part::Analysis, slot: 0,
     },
-    Widget { id: "layouts", title: "Two pairings, one idea: interleaved and rotate_half", view: || view! { <LayoutsWidget /> }.into_any() },
+    Widget { id: "layouts", title: "Two pairings, one idea: interleaved and rotate_half", part: Part::Analysis, slot: 1 },
     Widget {
         id: "scaling",
         title: "Stretching the context: PI, NTK, YaRN, Llama 3, LongRoPE on real models",
-        view: || view! { <ScalingWidget /> }.into_any(),
+        part: Part::Beyond, slot: 0,
     },
-    Widget { id: "rope2d", title: "Beyond one dimension: RoPE for images", view: || view! { <Rope2dWidget /> }.into_any() },
+    Widget { id: "rope2d", title: "Beyond one dimension: RoPE for images", part: Part::Beyond, slot: 1 },
     Widget {
         id: "precision",
         title: "Beyond f32: what bf16 and fp16 do to long positions",
-        view: || view! { <PrecisionWidget /> }.into_any(),
+        part: Part::Beyond, slot: 2,
     },
-    Widget { id: "scores", title: "Scores: q at position m, k at position n", view: || view! { <ScoresWidget /> }.into_any() },
+    Widget { id: "scores", title: "Scores: q at position m, k at position n", part: Part::Beyond, slot: 3 },
 ];
 
 /// The widget with id `id`.

@@ -1,0 +1,68 @@
+// trunk's post_build hook for the release build (`make build`): cut the app into a main module
+// and one lazily fetched module per chapter (issue 9: a first visit downloads the page's frame
+// and the chapters in reach, not all fourteen chapters before anything works).
+//
+// The Makefile builds with `--cfg split` (each chapter is a Leptos `#[lazy]` function, see
+// src/widgets/registry.rs) and `-Clink-args=--emit-relocs` (wasm-split needs the relocations).
+// trunk then runs wasm-bindgen on the whole module; this script redoes that step on the split
+// one: wasm-split-cli cuts cargo's output, wasm-bindgen binds the main part under trunk's hashed
+// name, wasm-opt shrinks every part, and the parts go to `split-<hash>/` beside it, so a deploy
+// never mixes parts of two builds. Without `--cfg split` (trunk serve, plain `trunk build`) it
+// does nothing.
+import { execFile, execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { promisify } from 'node:util';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) throw new Error('split: run me from trunk (TRUNK_STAGING_DIR is not set)');
+if (process.env.TRUNK_PROFILE !== 'release' || !/--cfg[= ]split\b/.test(process.env.RUSTFLAGS ?? '')) {
+  process.exit(0);
+}
+
+const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+const target = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], {
+  cwd: process.env.TRUNK_SOURCE_DIR ?? '.', maxBuffer: 1 << 26,
+})).target_directory;
+const raw = join(target, 'wasm32-unknown-unknown', 'release', 'rope-lab.wasm');
+const glue = readdirSync(staging).find((f) => /^rope-lab-[0-9a-f]+\.js$/.test(f));
+if (!glue || !existsSync(raw)) throw new Error(`split: missing ${glue ? raw : 'rope-lab-<hash>.js in ' + staging}`);
+const name = glue.slice(0, -'.js'.length);
+const parts = `split-${name.slice('rope-lab-'.length)}`;
+
+const work = join(staging, '.split');
+rmSync(work, { recursive: true, force: true });
+run('wasm-split-cli', ['--target', 'web', '--out-name', name, raw, join(work, 'cut')]);
+run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--no-typescript', '--out-name', name,
+  '--out-dir', join(work, 'bound'), join(work, 'cut', `${name}.wasm`)]);
+
+// The features rustc turns on for wasm32 (as index.html tells trunk's own wasm-opt).
+const features = ['bulk-memory', 'bulk-memory-opt', 'nontrapping-float-to-int', 'sign-ext',
+  'mutable-globals', 'reference-types', 'multivalue'].map((f) => `--enable-${f}`);
+mkdirSync(join(staging, parts));
+const jobs = [[join(work, 'bound', `${name}_bg.wasm`), join(staging, `${name}_bg.wasm`)]];
+for (const f of readdirSync(join(work, 'cut'))) {
+  if (f.endsWith('.wasm') && f !== `${name}.wasm`) jobs.push([join(work, 'cut', f), join(staging, parts, f)]);
+}
+const shrink = promisify(execFile);
+const worker = async () => {
+  for (let job = jobs.shift(); job; job = jobs.shift()) {
+    await shrink('wasm-opt', ['-Oz', ...features, job[0], '-o', job[1]]);
+  }
+};
+await Promise.all(Array.from({ length: availableParallelism() }, worker));
+// The loader sits with the parts (it fetches them relative to itself) and imports the glue one
+// folder up; the glue imports the loader from its folder.
+const loader = readFileSync(join(work, 'cut', '__wasm_split.js'), 'utf8');
+const fromLoader = `from "./${name}.js"`;
+if (!loader.includes(fromLoader)) throw new Error('split: the loader does not import the glue as expected');
+writeFileSync(join(staging, parts, '__wasm_split.js'), loader.replaceAll(fromLoader, `from "../${name}.js"`));
+const bound = readFileSync(join(work, 'bound', `${name}.js`), 'utf8');
+// Only the import statements move: the import object keeps the module name the wasm asks for.
+const statement = /^(import \* as \w+ from )"\.\/__wasm_split\.js"/gm;
+if (!statement.test(bound)) throw new Error('split: the glue does not import the loader');
+writeFileSync(join(staging, glue), bound.replace(statement, `$1"./${parts}/__wasm_split.js"`));
+rmSync(work, { recursive: true, force: true });
+const count = readdirSync(join(staging, parts)).length - 1;
+console.log(`split: ${name}_bg.wasm and ${count} lazily fetched parts in ${parts}/`);

@@ -1,8 +1,9 @@
-// trunk's post_build hook for the release build (`make build`): cut the app into a main module
-// and one lazily fetched module per chapter (issue 9: a first visit downloads the page's frame
-// and the chapters in reach, not all fourteen chapters before anything works).
+// trunk's post_build hook for the release build (`make build`): cut the app into the page's
+// frame and four lazily fetched parts of chapters (issue 9: a first visit downloads the frame
+// and the opening chapters before anything works, not all fourteen chapters; an embed, the
+// frame and its own part).
 //
-// The Makefile builds with `--cfg split` (each chapter is a Leptos `#[lazy]` function, see
+// The Makefile builds with `--cfg split` (each part is a Leptos `#[lazy]` function, see
 // src/widgets/registry.rs) and `-Clink-args=--emit-relocs` (wasm-split needs the relocations).
 // trunk then runs wasm-bindgen on the whole module; this script redoes that step on the split
 // one: wasm-split-cli cuts cargo's output, wasm-bindgen binds the main part under trunk's hashed
@@ -12,7 +13,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const staging = process.env.TRUNK_STAGING_DIR;

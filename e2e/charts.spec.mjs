@@ -60,6 +60,31 @@ test('heatmap: hover reads a cell, a click moves m and n, modes switch', async (
   await expect(page).toHaveURL(/heatmap=unrotated/);
 });
 
+// Issue 9: what nobody sees waits (the heatmap's whole window, a closed list's text) while the
+// readable values and the description follow every step; in view, everything is current.
+test('out of view, charts wait for the reader; readable values and descriptions do not', async ({ page }) => {
+  await open(page, '/?dim=8&m=40&n=10');
+  const heatmap = page.locator('[data-widget="heatmap"] canvas');
+  await page.locator('#m-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(heatmap).toHaveAttribute('aria-label', /purple negative, green positive\. At m = 41, n = 10: [−-]?[0-9]/);
+  await heatmap.scrollIntoViewIfNeeded();
+  await expect(heatmap).toHaveAttribute('aria-label', /purple negative down to −[0-9.e+-]+, green positive up to [0-9.e+-]+\. At m = 41, n = 10: /);
+  // The score in the description is the readable score, whichever way it was computed.
+  const score = await value(page, 'score');
+  const described = Number((await heatmap.getAttribute('aria-label')).split(': ').at(-1).replace('−', '-'));
+  expect(close(described, score, 5e-3)).toBe(true);
+
+  // A closed list: its data-value follows d at once, its text once it is opened.
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.locator('#dim-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  const q = page.getByTestId('q-rot');
+  await expect.poll(async () => (await q.getAttribute('data-value')).split(',').length).toBe(10);
+  await page.getByText('The vectors: q and k rotated').click();
+  await expect.poll(async () => (await q.textContent()).split(', ').length).toBe(10);
+});
+
 test('each chart exports its data as CSV and its picture as PNG', async ({ page }) => {
   await open(page, '/?dim=16');
   for (const name of ['frequencies', 'decay', 'heatmap']) {

@@ -5,6 +5,7 @@
 
 use super::card::WidgetCard;
 use super::math::{block, complex, exp, mn, sub};
+use super::size::{use_in_view, while_in_view};
 use super::use_lab;
 use crate::charts::format::whole_number;
 use leptos::prelude::*;
@@ -64,8 +65,12 @@ pub fn ComplexWidget() -> impl IntoView {
             Some(Steps { plane, dims, theta, m, n, zq, zk, zq_m, zk_n, product, score: product.0 })
         })
     });
+    // The formulas and notes (MathML through innerHTML) change only near the screen; the
+    // readable share below follows every step.
+    let list = NodeRef::<leptos::html::Ol>::new();
+    let shown = while_in_view(use_in_view(list, "15% 0px"), move || steps.get());
     let formula = move |index: usize| {
-        steps.with(|s| {
+        shown.with(|s| {
             let Some(s) = s else { return String::new() };
             let (q, k) = (sub("q̃", "i"), sub("k̃", "i"));
             let theta = sub("θ", "i");
@@ -99,7 +104,7 @@ pub fn ComplexWidget() -> impl IntoView {
         })
     };
     let note = move |index: usize| {
-        steps.with(|s| {
+        shown.with(|s| {
             let Some(s) = s else { return String::new() };
             match index {
                 0 => format!("Plane {} pairs dimensions {} and {} ({} layout).", s.plane, s.dims.0, s.dims.1,
@@ -126,7 +131,7 @@ pub fn ComplexWidget() -> impl IntoView {
                 <button type="button" on:click=move |_| step.update(|s| *s = (*s + 1).min(4)) disabled=move || step.get() == 4>"Next ▶"</button>
                 <button type="button" on:click=move |_| step.set(4)>"Show all"</button>
             </div>
-            <ol class="steps">
+            <ol class="steps" node_ref=list>
                 {(0..5).map(|index| view! {
                     <li class="step" hidden=move || { index > step.get() }>
                         <p class="step-title">{TITLES[index]}</p>

@@ -16,6 +16,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
 use super::backend::MeasuredCanvas;
+use super::size::use_in_view;
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::HtmlCanvasElement;
 
@@ -62,20 +63,22 @@ pub fn HeatmapWidget() -> impl IntoView {
     // the model would do beyond orig without it.
     let scaled = lab.select(|s| s.scaling != ScalingMethod::None);
     let unscaled = lab.select(|s| (s.unscaled && s.scaling != ScalingMethod::None).then(|| (s.unscaled_params(), s.layout)));
-    // One evaluation per distinct distance (and per position for the sinusoidal cross terms).
-    let cells = Memo::new(move |_| {
-        let (origin, mode) = (origin.get(), mode.get());
+    // The scores of the `size` × `size` window at `origin`: one evaluation per distinct distance
+    // (and per position for the sinusoidal cross terms).
+    let window = move |origin: (i64, i64), size: usize| {
         let Some(params) = params.get() else { return Vec::new() };
         let original = unscaled.with(|u| {
             let (scaling, layout) = u.as_ref()?;
             Some(Rotary::new(*layout, &frequencies(params, scaling).ok()?))
         });
+        let mode = mode.get();
         vectors.with(|v| {
             v.as_ref()
-                .map(|v| score_window(original.as_ref().unwrap_or(&v.rotary), &v.q, &v.k, origin, WINDOW, mode, params))
+                .map(|v| score_window(original.as_ref().unwrap_or(&v.rotary), &v.q, &v.k, origin, size, mode, params))
                 .unwrap_or_default()
         })
-    });
+    };
+    let cells = Memo::new(move |_| window(origin.get(), WINDOW));
     let limit = Memo::new(move |_| cells.with(|c| heatmap_limit(c)));
     // The cell being read (m, n): under the pointer, tapped, or moved to with the arrow keys.
     let probe = RwSignal::new(None::<(i64, i64)>);
@@ -90,6 +93,26 @@ pub fn HeatmapWidget() -> impl IntoView {
     let shown_layout = RwSignal::new(None::<crate::charts::HeatmapLayout>);
 
     let canvas = NodeRef::<Canvas>::new();
+    // The canvas's description needs the whole window (its colour limits): computed, like the
+    // drawing, only near the screen.
+    // The canvas's description follows every step. Near the screen it gives the colour limits
+    // (the whole window's); far from it, only the score at (m, n), computed alone, so that a
+    // slider step does not compute 65,536 cells nobody sees.
+    let in_view = use_in_view(canvas, "15% 0px");
+    let description = move || {
+        let (m, n) = positions.get();
+        let (m0, n0) = origin.get();
+        let head = format!("Heatmap of the score for m from {m0} and n from {n0}, {WINDOW} cells each; diverging colours");
+        if in_view.get() {
+            let cell = usize::try_from((m - m0) * WINDOW as i64 + (n - n0)).ok();
+            let here = cells.with(|c| cell.and_then(|i| c.get(i).copied())).map_or_else(|| "—".to_string(), short_number);
+            let limit = short_number(limit.get());
+            format!("{head}, purple negative down to −{limit}, green positive up to {limit}. At m = {m}, n = {n}: {here}")
+        } else {
+            let here = window((m, n), 1).first().copied().map_or_else(|| "—".to_string(), short_number);
+            format!("{head}, purple negative, green positive. At m = {m}, n = {n}: {here}")
+        }
+    };
     let bitmap = StoredValue::new_local(None::<HtmlCanvasElement>);
     let canvas_size = use_canvas_frames(
         canvas,
@@ -255,16 +278,7 @@ pub fn HeatmapWidget() -> impl IntoView {
                 class="heatmap-canvas"
                 node_ref=canvas
                 role="img"
-                aria-label=move || {
-                    let (m, n) = positions.get();
-                    let (m0, n0) = origin.get();
-                    let cell = usize::try_from((m - m0) * WINDOW as i64 + (n - n0)).ok();
-                    let here = cells.with(|c| cell.and_then(|i| c.get(i).copied())).map_or_else(|| "—".to_string(), short_number);
-                    format!(
-                        "Heatmap of the score for m from {} and n from {}, {} cells each; diverging colours, purple negative down to −{}, green positive up to {}. At m = {m}, n = {n}: {here}",
-                        origin.get().0, origin.get().1, WINDOW, short_number(limit.get()), short_number(limit.get())
-                    )
-                }
+                aria-label=description
                 tabindex="0"
                 aria-describedby="heatmap-hover"
                 on:pointermove=move |ev: ev::PointerEvent| {

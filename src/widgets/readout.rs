@@ -1,6 +1,7 @@
 //! Readable values: the rounded number a person reads, with the full-precision value in
 //! `data-value` (Rust's `{:?}`, which round-trips) and a `data-testid`, as the contract asks.
 
+use super::size::{use_in_view, while_in_view};
 use crate::charts::format::short_number;
 use crate::state::{fmt_f64, fmt_list};
 use leptos::prelude::*;
@@ -48,13 +49,19 @@ pub fn ListReadout(
     label: &'static str,
     #[prop(into)] values: Signal<Vec<f64>>,
 ) -> impl IntoView {
+    // The readable value follows every change; the text on screen (hundreds of formatted
+    // numbers at large d) only while it can be seen (not in a closed list, not far off screen).
+    let output = NodeRef::<leptos::html::Output>::new();
+    let text = while_in_view(use_in_view(output, "15% 0px"), move || {
+        values.with(|v| v.iter().map(|x| short_number(*x)).collect::<Vec<_>>().join(", "))
+    });
     view! {
         <div class="list-readout">
             <span class="readout-label">{label}</span>
             // Focusable so that keyboard users can scroll a long list.
-            <output class="list-values" tabindex="0" aria-label=label data-testid=testid
+            <output class="list-values" tabindex="0" aria-label=label data-testid=testid node_ref=output
                 data-value=move || values.with(|v| fmt_list(v))>
-                {move || values.with(|v| v.iter().map(|x| short_number(*x)).collect::<Vec<_>>().join(", "))}
+                {move || text.get()}
             </output>
         </div>
     }

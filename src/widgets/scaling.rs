@@ -124,9 +124,11 @@ pub fn ScalingWidget() -> impl IntoView {
                 let inv_freq = frequencies(params, &at_target).ok()?.inv_freq;
                 Some((mean_cos_by_distance(&inv_freq, &distances), b.method.as_str()))
             });
+            let original = mean_cos_by_distance(&before, &distances);
             Some(Comparison {
-                original: mean_cos_by_distance(&before, &distances),
-                a: mean_cos_by_distance(&after, &distances),
+                // Without a method (or one that leaves θᵢ as they are) A is the original.
+                a: if after == before { original.clone() } else { mean_cos_by_distance(&after, &distances) },
+                original,
                 xpos: xpos.map(|scale_base| xpos_mean_cos(&before, &distances, scale_base)),
                 b,
                 orig,
@@ -175,7 +177,6 @@ pub fn ScalingWidget() -> impl IntoView {
         None => "—".to_string(),
     };
     let rotating = move || planes.with(|p| p.as_ref().map_or(0, |p| p.iter().filter(|s| s.change != PlaneChange::Still).count()));
-
     // Pasting a config.
     let config_text = RwSignal::new(String::new());
     let config_report = RwSignal::new(Vec::<(bool, String)>::new());
@@ -348,7 +349,6 @@ pub fn ScalingWidget() -> impl IntoView {
                     <li class:problem=problem>{text}</li>
                 }).collect_view()}
             </ul>
-
             <h3>"The same in Python"</h3>
             <p class="explain">"The settings in effect as a transformers rope_parameters dict, and the lines that compute the same inverse frequencies: run them and compare with inv-freq here."</p>
             <pre class="python" data-testid="python-export" tabindex="0" aria-label="Python code for these settings">{move || python.get()}</pre>

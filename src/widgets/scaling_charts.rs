@@ -4,6 +4,7 @@
 //! crisp at any zoom, styled by the page's colours, and a text alternative in `aria-label`.
 
 use crate::rope::{PlaneChange, PlaneStretch, ScalingMethod};
+use super::size::{use_in_view, while_in_view};
 use leptos::prelude::*;
 
 /// Every plane's wavelength before (rings) and after (dots) on a log axis, with the original
@@ -16,14 +17,18 @@ pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<Sca
     const RIGHT: f64 = 8.0;
     const TOP: f64 = 10.0;
     const BOTTOM: f64 = 34.0;
+    // Redrawn only near the screen, like the comparison below; its description stays live.
+    let figure = NodeRef::<leptos::html::Figure>::new();
+    let in_view = use_in_view(figure, "15% 0px");
+    let drawn = while_in_view(in_view, move || (planes.get(), contexts.get()));
     let labels = move || match method.get() {
         ScalingMethod::Yarn => ["extrapolated (kept)", "ramp", "interpolated (÷ factor)"],
         ScalingMethod::Llama3 => ["high frequency (kept)", "medium (blended)", "low frequency (÷ factor)"],
         _ => ["kept", "changed otherwise", "divided by factor"],
     };
     let drawing = move || {
-        let (orig, target) = contexts.get();
-        planes.with(|planes| {
+        drawn.with(|(planes, (orig, target))| {
+            let (orig, target) = (*orig, *target);
             let planes = planes.as_ref()?;
             let finite = |v: f64| v.is_finite().then_some(v);
             let values = planes.iter().flat_map(|p| [finite(p.wavelength_before), finite(p.wavelength_after)]).flatten();
@@ -86,7 +91,7 @@ pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<Sca
         })
     };
     view! {
-        <figure class="wavelength-figure">
+        <figure class="wavelength-figure" node_ref=figure>
             <svg class="wavelength-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=summary>
                 {drawing}
             </svg>
@@ -150,6 +155,11 @@ fn polyline(distances: &[f64], values: &[f64], x: impl Fn(f64) -> f64, y: impl F
 /// vertical lines, distance on a log axis.
 #[component]
 pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMethod>) -> impl IntoView {
+    // Redrawn only near the screen (dragging base at the top of the page does not rebuild it);
+    // its description stays live.
+    let figure = NodeRef::<leptos::html::Figure>::new();
+    let in_view = use_in_view(figure, "15% 0px");
+    let drawn = while_in_view(in_view, move || (comparison.get(), method.get()));
     const W: f64 = 420.0;
     const H: f64 = 330.0;
     const LEFT: f64 = 44.0;
@@ -159,7 +169,7 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMe
     const GAP: f64 = 22.0;
     const DIFF: f64 = 62.0;
     let drawing = move || {
-        comparison.with(|c| {
+        drawn.with(|(c, method)| {
             let c = c.as_ref()?;
             let last = c.distances.last().copied().filter(|d| *d > 1.0)?;
             let hi = last.log10();
@@ -203,7 +213,7 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMe
                 <polyline class="curve diff" points=polyline(&c.distances, &diff, x, dy) />
                 <text class="tick" x=LEFT - 5.0 y=dy(span) + 8.0 text-anchor="end">{format!("+{}", crate::state::fmt_number((span * 100.0).round() / 100.0))}</text>
                 <text class="tick" x=LEFT - 5.0 y=dy(-span) text-anchor="end">{format!("−{}", crate::state::fmt_number((span * 100.0).round() / 100.0))}</text>
-                <text class="panel-title" x=LEFT + 4.0 y=diff_top - 5.0>{format!("difference: {} − {b_name}", method.get().as_str())}</text>
+                <text class="panel-title" x=LEFT + 4.0 y=diff_top - 5.0>{format!("difference: {} − {b_name}", method.as_str())}</text>
                 <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 6.0 text-anchor="middle">"distance |n − m| (tokens, log scale)"</text>
                 <text class="axis-title" x=12 y=TOP + CURVES / 2.0 text-anchor="middle"
                     transform=format!("rotate(-90 12 {})", TOP + CURVES / 2.0)>"q = k score ÷ |q|²"</text>
@@ -224,7 +234,7 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMe
         })
     };
     view! {
-        <figure class="wavelength-figure compare-figure">
+        <figure class="wavelength-figure compare-figure" node_ref=figure>
             <svg class="wavelength-chart compare-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=summary>
                 {drawing}
             </svg>
@@ -247,8 +257,14 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMe
 /// (target·θ′ᵢ), the planes that go beyond training marked, in a folded table.
 #[component]
 pub fn PlaneAngles(planes: Memo<Option<Vec<PlaneStretch>>>) -> impl IntoView {
+    // The rows exist while the table is open: closed, dragging base or d rebuilds nothing here.
+    let open = RwSignal::new(false);
+    let on_toggle = move |ev: leptos::ev::Event| {
+        let element = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        open.set(element.is_some_and(|e| e.has_attribute("open")));
+    };
     view! {
-    <details class="plane-angles">
+    <details class="plane-angles" on:toggle=on_toggle>
         <summary>"Each plane's largest angle: in training, and within the target context"</summary>
         <div class="table-scroll">
             <table class="period-table" data-testid="scaling-plane-angles">
@@ -261,7 +277,7 @@ pub fn PlaneAngles(planes: Memo<Option<Vec<PlaneStretch>>>) -> impl IntoView {
                 </tr></thead>
                 <tbody>
                     // The rotating planes (partial rotary and p-RoPE leave the others still).
-                    {move || planes.with(|p| p.as_deref().unwrap_or_default().iter().enumerate().filter(|(_, s)| s.change != PlaneChange::Still).map(|(i, s)| {
+                    {move || open.get().then(|| planes.with(|p| p.as_deref().unwrap_or_default().iter().enumerate().filter(|(_, s)| s.change != PlaneChange::Still).map(|(i, s)| {
                         // A plane that does not turn (partial rotary, p-RoPE) has no wavelength.
                         let n = |v: f64| if v.is_finite() { crate::charts::format::short_number(v) } else { "no turn".to_string() };
                         let beyond = if s.unseen() { format!("{}×", n((s.overshoot() * 100.0).round() / 100.0)) } else { "no".to_string() };
@@ -274,7 +290,7 @@ pub fn PlaneAngles(planes: Memo<Option<Vec<PlaneStretch>>>) -> impl IntoView {
                                 <td>{beyond}</td>
                             </tr>
                         }
-                    }).collect_view())}
+                    }).collect_view()))}
                 </tbody>
             </table>
         </div>

@@ -106,6 +106,19 @@ where
     size.read_only()
 }
 
+/// `value` while `in_view` (and once at first); out of view, what it last was, without
+/// computing it: a chart nobody sees keeps its DOM (and its description) until it comes back,
+/// while the readable values beside it go on updating.
+pub fn while_in_view<T>(in_view: ReadSignal<bool>, value: impl Fn() -> T + Send + Sync + 'static) -> Memo<T>
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |shown: Option<&T>| match shown {
+        Some(shown) if !in_view.get() => shown.clone(),
+        _ => value(),
+    })
+}
+
 /// Whether the element is on screen, or within `margin` (CSS, e.g. "200px") of it, from an
 /// IntersectionObserver; false until it first reports.
 pub fn use_in_view<E>(target: NodeRef<E>, margin: &'static str) -> ReadSignal<bool>

@@ -93,8 +93,6 @@ pub fn HeatmapWidget() -> impl IntoView {
     let shown_layout = RwSignal::new(None::<crate::charts::HeatmapLayout>);
 
     let canvas = NodeRef::<Canvas>::new();
-    // The canvas's description needs the whole window (its colour limits): computed, like the
-    // drawing, only near the screen.
     // The canvas's description follows every step. Near the screen it gives the colour limits
     // (the whole window's); far from it, only the score at (m, n), computed alone, so that a
     // slider step does not compute 65,536 cells nobody sees.

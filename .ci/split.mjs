@@ -38,9 +38,10 @@ run('wasm-split-cli', ['--target', 'web', '--out-name', name, raw, join(work, 'c
 run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--no-typescript', '--out-name', name,
   '--out-dir', join(work, 'bound'), join(work, 'cut', `${name}.wasm`)]);
 
-// The features rustc turns on for wasm32 (as index.html tells trunk's own wasm-opt).
-const features = ['bulk-memory', 'bulk-memory-opt', 'nontrapping-float-to-int', 'sign-ext',
-  'mutable-globals', 'reference-types', 'multivalue'].map((f) => `--enable-${f}`);
+// The features rustc turns on for wasm32: the ones index.html gives trunk's own wasm-opt.
+const page = readFileSync(join(process.env.TRUNK_SOURCE_DIR ?? '.', 'index.html'), 'utf8');
+const features = page.match(/data-wasm-opt-params="([^"]*)"/)?.[1].split(/\s+/).filter(Boolean) ?? [];
+if (!features.length) throw new Error('split: index.html gives wasm-opt no feature flags');
 mkdirSync(join(staging, parts));
 const jobs = [[join(work, 'bound', `${name}_bg.wasm`), join(staging, `${name}_bg.wasm`)]];
 for (const f of readdirSync(join(work, 'cut'))) {

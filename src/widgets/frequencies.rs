@@ -4,7 +4,7 @@
 use super::canvas::use_canvas_chart;
 use super::card::WidgetCard;
 use super::controls::NumberField;
-use super::size::use_in_view;
+use super::size::{use_in_view, while_in_view};
 use super::slider::Slider;
 use super::export::{csv_text, ExportButtons};
 use super::legend::ChartLegend;
@@ -72,10 +72,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
     // step rebuilds every row): out of view the memo holds its rows and wakes nobody.
     let table = NodeRef::<leptos::html::Div>::new();
     let table_in_view = use_in_view(table, "50% 0px");
-    let rows = Memo::new(move |previous: Option<&(Vec<f64>, f64)>| match previous {
-        Some(rows) if !table_in_view.get() => rows.clone(),
-        _ => (inv_freq.get().unwrap_or_default(), context.get() as f64),
-    });
+    let rows = while_in_view(table_in_view, move || (inv_freq.get().unwrap_or_default(), context.get() as f64));
     // Arrow keys, Home and End move the selection through the rows, and the focus with it.
     let row_keys = move |ev: leptos::ev::KeyboardEvent| {
         let (current, last) = (selected.get_untracked(), inv_freq.with_untracked(|f| f.as_ref().map_or(0, Vec::len)).saturating_sub(1));

@@ -25,7 +25,10 @@ use leptos::prelude::*;
 /// (`trunk serve`, the tests) a part is an ordinary function.
 #[derive(Debug, Clone, Copy)]
 enum Part {
-    /// Why order matters, counting, sinusoids as rotations, add or rotate.
+    /// Why order matters: the first chapter, in the page's frame itself, so that a first visit
+    /// can use it as soon as the frame is there (issue 9: the first control within 300 ms).
+    Frame,
+    /// Counting, sinusoids as rotations, add or rotate.
     Opening,
     /// The heatmap, the rotation lab, the complex view, frequencies.
     Rotation,
@@ -38,9 +41,8 @@ enum Part {
 #[cfg_attr(split, leptos::lazy)]
 fn opening(slot: u8) -> AnyView {
     match slot {
-        0 => view! { <OrderWidget /> }.into_any(),
-        1 => view! { <CountingWidget /> }.into_any(),
-        2 => view! { <PeRotationWidget /> }.into_any(),
+        0 => view! { <CountingWidget /> }.into_any(),
+        1 => view! { <PeRotationWidget /> }.into_any(),
         _ => view! { <AddOrRotateWidget /> }.into_any(),
     }
 }
@@ -76,6 +78,7 @@ fn beyond(slot: u8) -> AnyView {
 #[cfg(not(split))]
 fn chapter(widget: &'static Widget) -> AnyView {
     match widget.part {
+        Part::Frame => view! { <OrderWidget /> }.into_any(),
         Part::Opening => opening(widget.slot),
         Part::Rotation => rotation(widget.slot),
         Part::Analysis => analysis(widget.slot),
@@ -90,6 +93,9 @@ fn chapter(widget: &'static Widget) -> AnyView {
 fn chapter(widget: &'static Widget) -> AnyView {
     let in_order = use_context::<FullPage>().is_some();
     let (part, slot) = (widget.part, widget.slot);
+    if matches!(part, Part::Frame) {
+        return view! { <OrderWidget /> }.into_any();
+    }
     let arrived = RwSignal::new(false);
     leptos::task::spawn_local(async move {
         if in_order {
@@ -98,6 +104,7 @@ fn chapter(widget: &'static Widget) -> AnyView {
             if matches!(part, Part::Beyond) { __preload_analysis().await; }
         }
         match part {
+            Part::Frame => {}
             Part::Opening => __preload_opening().await,
             Part::Rotation => __preload_rotation().await,
             Part::Analysis => __preload_analysis().await,
@@ -117,6 +124,7 @@ fn chapter(widget: &'static Widget) -> AnyView {
         <Show when=move || arrived.get() fallback=placeholder>
             {Suspend::new(async move {
                 match part {
+                    Part::Frame => view! { <OrderWidget /> }.into_any(),
                     Part::Opening => opening(slot).await,
                     Part::Rotation => rotation(slot).await,
                     Part::Analysis => analysis(slot).await,
@@ -150,10 +158,10 @@ impl Widget {
 /// attention needs positions to RoPE's layouts, context extension and its variants, images, and
 /// precision at long positions; the scores last.
 pub static WIDGETS: [Widget; 14] = [
-    Widget { id: "order", title: "Attention cannot see order", part: Part::Opening, slot: 0 },
-    Widget { id: "counting", title: "Counting positions", part: Part::Opening, slot: 1 },
-    Widget { id: "pe-rotation", title: "Sinusoids hide a rotation", part: Part::Opening, slot: 2 },
-    Widget { id: "add-or-rotate", title: "Add or rotate?", part: Part::Opening, slot: 3 },
+    Widget { id: "order", title: "Attention cannot see order", part: Part::Frame, slot: 0 },
+    Widget { id: "counting", title: "Counting positions", part: Part::Opening, slot: 0 },
+    Widget { id: "pe-rotation", title: "Sinusoids hide a rotation", part: Part::Opening, slot: 1 },
+    Widget { id: "add-or-rotate", title: "Add or rotate?", part: Part::Opening, slot: 2 },
     Widget {
         id: "heatmap",
         title: "The score for every pair of positions: none, added, rotated",

@@ -85,6 +85,29 @@ test('out of view, charts wait for the reader; readable values and descriptions 
   await expect.poll(async () => (await q.textContent()).split(', ').length).toBe(10);
 });
 
+test('pictures rebuilt with d or base wait out of view, and are current once seen', async ({ page }) => {
+  await open(page, '/?dim=8&base=10000');
+  const cells = page.locator('[data-widget="clocks"] .dim-cell');
+  const dials = page.locator('[data-widget="pe-rotation"] .pe-dials');
+  await dials.scrollIntoViewIfNeeded();
+  const before = await dials.innerHTML();
+  await cells.first().scrollIntoViewIfNeeded();
+  await expect(cells).toHaveCount(8);
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.locator('#dim-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.locator('#base-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#dim-slider')).toHaveValue('10');
+  // Out of view: nothing rebuilt yet (the strip still has 8 cells).
+  await expect(cells).toHaveCount(8);
+  await cells.first().scrollIntoViewIfNeeded();
+  await expect(cells).toHaveCount(10);
+  await expect(page.locator('[data-widget="clocks"] .dim-cell.selected')).toHaveCount(2);
+  await dials.scrollIntoViewIfNeeded();
+  await expect.poll(() => dials.innerHTML()).not.toBe(before);
+});
+
 test('each chart exports its data as CSV and its picture as PNG', async ({ page }) => {
   await open(page, '/?dim=16');
   for (const name of ['frequencies', 'decay', 'heatmap']) {

@@ -8,6 +8,7 @@ use super::card::WidgetCard;
 use super::controls::PositionControl;
 use super::math::{block, column, matrix, mn};
 use super::readout::Readout;
+use super::size::{use_in_view, while_in_view};
 use super::use_lab;
 use crate::charts::format::short_number;
 use crate::rope::{pe_rotation_error, pe_shift_blocks, sinusoidal_encoding, RopeParams, MAX_CODE_POSITION};
@@ -53,8 +54,13 @@ pub fn PeRotationWidget() -> impl IntoView {
         let theta = |i: usize| params.base().powf(-2.0 * i as f64 / params.dim() as f64);
         spread(params.planes(), DIALS).into_iter().map(|i| (i, p * theta(i), k * theta(i))).collect::<Vec<_>>()
     });
-    // The selected plane's M_k, PE(p) and PE(p + k), as MathML.
-    let formula = Memo::new(move |_| {
+    // The dials' SVG is rebuilt with every step of p, k, base or d: only while it is on screen.
+    let dials_box = NodeRef::<leptos::html::Div>::new();
+    let shown = while_in_view(use_in_view(dials_box, "15% 0px"), move || dials.get());
+    // The selected plane's M_k, PE(p) and PE(p + k), as MathML (parsed anew on each change: only
+    // while on screen).
+    let formula_box = NodeRef::<leptos::html::Div>::new();
+    let formula = while_in_view(use_in_view(formula_box, "15% 0px"), move || {
         let Some(params) = params.get() else { return String::new() };
         let i = plane.get().min(params.planes() - 1);
         let (p, k) = (p.get() as f64, shift.get() as f64);
@@ -81,9 +87,9 @@ pub fn PeRotationWidget() -> impl IntoView {
                     max=MAX_CODE_POSITION as i64 id="p-slider-rotation" />
                 <PositionControl lab param=&param::SHIFT label="shift k" change=Change::Shift value=shift_i64 max=MAX_CODE_POSITION as i64 />
             </div>
-            <div class="pe-dials" role="img"
+            <div class="pe-dials" node_ref=dials_box role="img"
                 aria-label=move || format!("{} pairs of the sinusoidal code, fast to slow: each point at angle pθᵢ turns by kθᵢ to (p+k)θᵢ", dials.with(Vec::len))>
-                {move || dials.get().into_iter().map(|(i, from, turn)| {
+                {move || shown.get().into_iter().map(|(i, from, turn)| {
                     let to = from + turn;
                     view! {
                         <figure class="pe-dial">
@@ -104,7 +110,7 @@ pub fn PeRotationWidget() -> impl IntoView {
                 <span class="q-text">"● PE(p)"</span> " turned by kθᵢ to " <span class="k-text">"● PE(p + k)"</span>
                 " (angles shown modulo 2π, in radians)"
             </p>
-            <div class="math pe-formula">
+            <div class="math pe-formula" node_ref=formula_box>
                 <p class="pe-formula-title">{move || format!("Pair {} (the selected plane; pick another on the clocks below):", plane.get())}</p>
                 <div inner_html=move || formula.get()></div>
             </div>

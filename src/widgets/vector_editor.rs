@@ -2,6 +2,7 @@
 //! the vector, and ways to choose the vectors (a new random draw, k = q, one-hot, typed values).
 
 use super::field::{FieldMessage, FieldStatus};
+use super::size::{use_in_view, while_in_view};
 use super::use_lab;
 use crate::rope::Layout;
 use crate::state::{fmt_list, param, Change};
@@ -31,6 +32,11 @@ pub fn VectorEditor() -> impl IntoView {
         })
     });
     let layout = lab.select(|s| s.layout);
+    // The strip's d cells are rebuilt with d, the layout and the selection: only while the strip
+    // is on screen (a step of d elsewhere on the page would otherwise rebuild 128 to 1,024 cells
+    // nobody sees).
+    let strip = NodeRef::<leptos::html::Div>::new();
+    let cells = while_in_view(use_in_view(strip, "15% 0px"), move || (owners.get().unwrap_or_default(), selected.get()));
     // Formatted only when q or k change, not on every move of m or n.
     let q = lab.select_derived(|d| d.vectors.q.clone());
     let k = lab.select_derived(|d| d.vectors.k.clone());
@@ -51,7 +57,7 @@ pub fn VectorEditor() -> impl IntoView {
                     format!("{how}. Plane {} is dimensions {a} and {b} of q and of k.", selected.get())
                 }}
             </p>
-            <div class="dim-strip" role="img"
+            <div class="dim-strip" node_ref=strip role="img"
                 aria-label=move || {
                     let (a, b) = pair.get().unwrap_or((0, 0));
                     format!("The {} dimensions of q and k; the selected plane's dimensions {a} and {b} are marked", owners.with(|o| o.as_ref().map_or(0, Vec::len)))
@@ -60,8 +66,8 @@ pub fn VectorEditor() -> impl IntoView {
                 // inside a list that d rebuilds, was never freed (memory grew ~50 KB per change
                 // of d in the soak test).
                 {move || {
-                    let selected = selected.get();
-                    owners.get().unwrap_or_default().into_iter().enumerate().map(|(dim, plane)| {
+                    let (owners, selected) = cells.get();
+                    owners.into_iter().enumerate().map(|(dim, plane)| {
                     view! {
                         <span
                             class="dim-cell"

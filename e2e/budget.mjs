@@ -31,7 +31,7 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // 21 KB (the picture itself is a separate 1.6 KB SVG, not counted: it loads with its chapter),
 // precision 22 KB: 524 KB, budget 526 KB.
 // Issue 9 again: the release build now comes in parts (.ci/split.mjs). A first visit downloads
-// the page's frame (the Leptos runtime, the state, the parameter panel, every string) and the
+// the page's frame (the Leptos runtime, the state, the parameter panel and their text) and the
 // opening chapters; the other three parts follow in the order a reader meets them, and an embed
 // downloads the frame and its own part. Split code compresses a little worse as a whole (each
 // part is its own gzip stream): the whole page costs more than the one module did. Measured:

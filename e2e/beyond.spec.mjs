@@ -4,7 +4,7 @@
 // the definitions, independently of the app: 2D RoPE by rotating q and k at their own patches,
 // bf16 by rounding float32 bits. Screenshots at 390 and 1280 px, light and dark.
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, close, screenshotOf, seriousAxeFindings } from './fixtures.mjs';
+import { test, expect, open, value, close, screenshotOf, seriousAxeFindings } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const chapter = (page, id) => page.locator(`[data-widget="${id}"]`);
@@ -238,7 +238,9 @@ for (const width of [1280, 390]) {
   for (const theme of ['light', 'dark']) {
     test(`screenshots of both chapters at ${width} px, ${theme}`, async ({ page }) => {
       await page.setViewportSize({ width, height: 900 });
-      await page.goto(`/?theme=${theme}&m=15962#rope2d`);
+      // No #rope2d: a deep link keeps its target at the top for a while, and would scroll the
+      // page under the screenshot of the chapter below it.
+      await open(page, `/?theme=${theme}&m=15962`);
       for (const id of ['rope2d', 'precision']) {
         await screenshotOf(chapter(page, id), `${screenshots}${id}-${width}-${theme}.png`);
       }

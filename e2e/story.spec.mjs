@@ -97,6 +97,20 @@ test('3. pe-rotation: M_k carries PE(p) onto PE(p + k) to rounding', async ({ pa
   expect(await value(page, 'pe-rotation-error')).toBeLessThan(1e-12);
 });
 
+// A style meant for one element once matched a paragraph of another chapter by its class name
+// (a zero-height, 1.4rem-wide line swatch): its words spilled over the formula below.
+for (const width of [1280, 390]) {
+  test(`every paragraph of every chapter has room for its text at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await open(page, '/');
+    const cramped = await page.evaluate(() => [...document.querySelectorAll('[data-widget] p')]
+      .filter((p) => p.textContent.trim().length > 20 && p.getClientRects().length > 0)
+      .filter((p) => p.scrollHeight > p.clientHeight + 2 || p.clientWidth < 120)
+      .map((p) => `${p.closest('[data-widget]').dataset.widget}: ${p.className} "${p.textContent.trim().slice(0, 40)}"`));
+    expect(cramped).toEqual([]);
+  });
+}
+
 test('4. add-or-rotate: adding changes the length, rotating keeps it', async ({ page }) => {
   // q = (1, 0, 0, 0) at m = 0: PE(0) = (0, 1, 0, 1), so |q + PE(0)| = √3 and |R(0) q| = 1.
   await open(page, '/?dim=4&q=1,0,0,0&k=0,1,0,0&m=0&n=3');

@@ -202,7 +202,7 @@ pub fn ErrorByPosition(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m
                 </svg>
                 <figcaption class="legend">
                     {CURVES.iter().map(|(class, legend, _)| view! {
-                        <span><span class=format!("legend-line {class}")></span>" "{*legend}</span>
+                        <span><span class=format!("line-swatch {class}")></span>" "{*legend}</span>
                     }).collect_view()}
                     <span>"; f64 is the reference"</span>
                 </figcaption>

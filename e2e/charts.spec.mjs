@@ -54,6 +54,12 @@ test('heatmap: hover reads a cell, a click moves m and n, modes switch', async (
   await page.mouse.click(box.x + 200, box.y + 150);
   await expect(page).toHaveURL(new RegExp(`m=${hovered[1]}\\b`));
   await expect(page).toHaveURL(new RegExp(`n=${hovered[2]}\\b`));
+  // The ring of (m, n) goes where the click was (within the cell, about 2 px here).
+  const ring = page.locator('.heatmap-marker:not(.heatmap-probe)');
+  await expect.poll(async () => {
+    const r = await ring.boundingBox();
+    return Math.hypot(r.x + r.width / 2 - (box.x + 200), r.y + r.height / 2 - (box.y + 150));
+  }).toBeLessThan(3);
   await page.getByLabel('sinusoidal encodings added').check();
   await expect(page).toHaveURL(/heatmap=sinusoidal/);
   await page.getByLabel('no position information').check();

@@ -293,11 +293,13 @@ pub fn HeatmapWidget() -> impl IntoView {
                 on:click=on_click
                 on:keydown=on_key
             ></canvas>
+            // Moved by a transform on a layer of their own: a step of m or n recomposites the
+            // rings instead of repainting the map under them.
             {move || marker().map(|(x, y)| view! {
-                <span class="heatmap-marker" aria-hidden="true" style:left=x style:top=y></span>
+                <span class="heatmap-marker" aria-hidden="true" style:transform=format!("translate({x}, {y})")></span>
             })}
             {move || probe_marker().map(|(x, y)| view! {
-                <span class="heatmap-marker heatmap-probe" aria-hidden="true" style:left=x style:top=y></span>
+                <span class="heatmap-marker heatmap-probe" aria-hidden="true" style:transform=format!("translate({x}, {y})")></span>
             })}
             </div>
             <p class="hover-readout" class:hint=move || reading.with(Option::is_none) data-testid="heatmap-hover" id="heatmap-hover" aria-live="polite"

@@ -86,7 +86,7 @@ fn Page(help: RwSignal<bool>) -> impl IntoView {
                 <h2 class="toc-title">"Chapters"</h2>
                 <ol>
                     {registry::WIDGETS.iter().map(|widget| view! {
-                        <li><a href=format!("#{}", widget.id)>{widget.title}</a></li>
+                        <li><a href=format!("#{}", widget.id)>{widget.page_title()}</a></li>
                     }).collect_view()}
                     <li><a href="#references">"References"</a></li>
                 </ol>

@@ -42,3 +42,8 @@ pub fn FieldMessage(status: FieldStatus) -> impl IntoView {
         </p>
     }
 }
+
+/// A config key as a label that wraps after its underscores, not in the middle of a word.
+pub fn key_label(text: &'static str) -> impl IntoView {
+    text.split_inclusive('_').map(|part| view! { {part}<wbr /> }).collect_view()
+}

@@ -68,7 +68,7 @@ pub fn OrderWidget() -> impl IntoView {
                         <span class="weight-token">{format!("{word} {j}")}</span>
                         <span class="weight-bar"><span class="weight-fill"
                             style:width=move || format!("{:.1}%", row.with(|r| r.get(j).copied().unwrap_or(0.0)) * 100.0)></span></span>
-                        <span class="weight-value">{move || row.with(|r| r.get(j).map_or_else(String::new, |w| short_number(*w)))}</span>
+                        <span class="weight-value">{move || row.with(|r| r.get(j).map_or_else(String::new, |w| format!("{w:.4}")))}</span>
                     </div>
                 }).collect_view()}
             </div>

@@ -204,7 +204,7 @@ pub fn ErrorByPosition(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m
                     {CURVES.iter().map(|(class, legend, _)| view! {
                         <span><span class=format!("line-swatch {class}")></span>" "{*legend}</span>
                     }).collect_view()}
-                    <span>"; f64 is the reference"</span>
+                    <span class="legend-note">"(each against f64)"</span>
                 </figcaption>
             </figure>
         </div>

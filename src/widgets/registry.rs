@@ -113,9 +113,10 @@ fn chapter(widget: &'static Widget) -> AnyView {
         arrived.set(true);
     });
     let heading = format!("{}-title", widget.id);
+    let title = if in_order { widget.page_title() } else { widget.title };
     let placeholder = move || view! {
         <section class="widget widget-loading" id=widget.id aria-labelledby=heading.clone() aria-busy="true">
-            <div class="widget-head"><h2 id=heading.clone()>{widget.title}</h2></div>
+            <div class="widget-head"><h2 id=heading.clone()>{title}</h2></div>
             <p class="explain">"Loading this chapter…"</p>
         </section>
     };
@@ -152,7 +153,16 @@ impl Widget {
     pub fn view(&'static self) -> AnyView {
         chapter(self)
     }
+
+    /// Its heading on the full page, where the scores chapter shows only the numbers (the
+    /// rotation lab shows the scores there): the table of contents names it so.
+    pub fn page_title(&self) -> &'static str {
+        if self.id == "scores" { SCORES_PAGE_TITLE } else { self.title }
+    }
 }
+
+/// The scores chapter's heading on the full page.
+pub const SCORES_PAGE_TITLE: &str = "The numbers: vectors and frequencies";
 
 /// The widgets in the order the full page shows them: the chapters of the story, from why
 /// attention needs positions to RoPE's layouts, context extension and its variants, images, and

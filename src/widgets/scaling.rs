@@ -7,7 +7,7 @@ use super::card::WidgetCard;
 use super::controls::NumberField;
 use super::scaling_charts::{CompareChart, Comparison, PlaneAngles, WavelengthChart};
 use super::readout::Readout;
-use super::use_lab;
+use super::{field::key_label, use_lab};
 use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
 use crate::state::config::read_config;
 use crate::state::param::{self, Param};
@@ -230,12 +230,12 @@ pub fn ScalingWidget() -> impl IntoView {
 
             <div class="scaling-fields">
                 <div class="control">
-                    <label for="scaling-orig">"original_max_position_embeddings"</label>
+                    <label for="scaling-orig">{key_label("original_max_position_embeddings")}</label>
                     <NumberField lab param=&param::ORIG id="scaling-orig" step="1"
                         value=Signal::derive(move || contexts.get().0.to_string()) />
                 </div>
                 <div class="control">
-                    <label for="scaling-target">"max_position_embeddings (target)"</label>
+                    <label for="scaling-target">{key_label("max_position_embeddings (target)")}</label>
                     <NumberField lab param=&param::TARGET id="scaling-target" step="1"
                         value=Signal::derive(move || contexts.get().1.to_string()) />
                 </div>
@@ -250,7 +250,7 @@ pub fn ScalingWidget() -> impl IntoView {
                     };
                     view! {
                         <div class="control" hidden=move || !shown()>
-                            <label for=id>{label}</label>
+                            <label for=id>{key_label(label)}</label>
                             <NumberField lab param id=id step="any" value=Signal::derive(move || value.get()) />
                         </div>
                     }

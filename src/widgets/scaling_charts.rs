@@ -63,15 +63,25 @@ pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<Sca
                     <text class="tick" x=LEFT - 6.0 y=y(v) + 4.0 text-anchor="end">{format!("1e{e}")}</text>
                 }
             }).collect_view();
-            let context_line = |v: u64, class: &'static str, label: String| view! {
+            // Each label sits above its line; the original context's goes below its own when the
+            // target's line is too close above it, and one label names both when they coincide.
+            let context_line = |v: u64, class: &'static str, label: String, below: bool| view! {
                 <line class=class x1=LEFT x2=W - RIGHT y1=y(v as f64) y2=y(v as f64) />
-                <text class=format!("{class}-label") x=W - RIGHT - 4.0 y=y(v as f64) - 4.0 text-anchor="end">{label}</text>
+                <text class=format!("{class}-label") x=W - RIGHT - 4.0 y=y(v as f64) + if below { 14.0 } else { -4.0 } text-anchor="end">{label}</text>
+            };
+            let crowded = target != orig && (y(orig as f64) - y(target as f64)).abs() < 16.0;
+            let lines = if target == orig {
+                context_line(orig, "orig-line", format!("original context = target {orig}"), false).into_any()
+            } else {
+                view! {
+                    {context_line(orig, "orig-line", format!("original context {orig}"), crowded && target > orig)}
+                    {context_line(target, "target-line", format!("target {target}"), crowded && target < orig)}
+                }.into_any()
             };
             Some(view! {
                 {bands}{ticks}
-                {context_line(orig, "orig-line", format!("original context {orig}"))}
-                {context_line(target, "target-line", format!("target {target}"))}
                 {dots}
+                {lines}
                 <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 8.0 text-anchor="middle">"plane i (fast → slow)"</text>
                 <text class="axis-title" x=14 y=TOP + (H - TOP - BOTTOM) / 2.0 text-anchor="middle"
                     transform=format!("rotate(-90 14 {})", TOP + (H - TOP - BOTTOM) / 2.0)>"wavelength (tokens)"</text>
@@ -266,8 +276,8 @@ pub fn PlaneAngles(planes: Memo<Option<Vec<PlaneStretch>>>) -> impl IntoView {
     view! {
     <details class="plane-angles" on:toggle=on_toggle>
         <summary>"Each plane's largest angle: in training, and within the target context"</summary>
-        <div class="table-scroll">
-            <table class="period-table" data-testid="scaling-plane-angles">
+        <div class="period-table">
+            <table data-testid="scaling-plane-angles">
                 <thead><tr>
                     <th scope="col">"plane i"</th>
                     <th scope="col">"wavelength before → after"</th>

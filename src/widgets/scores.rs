@@ -3,7 +3,7 @@
 
 use super::card::WidgetCard;
 use super::readout::{ListReadout, Readout};
-use super::registry::FullPage;
+use super::registry::{FullPage, SCORES_PAGE_TITLE};
 use super::use_lab;
 use crate::charts::format::whole_number;
 use crate::rope::Scores;
@@ -43,7 +43,7 @@ pub fn ScoresWidget() -> impl IntoView {
         Signal::derive(move || values.get().unwrap_or_default())
     };
     let planes = lab.select(|s| s.dim / 2);
-    let title = without_scores.then_some("The numbers: vectors and frequencies");
+    let title = without_scores.then_some(SCORES_PAGE_TITLE);
 
     view! {
         <WidgetCard id="scores" title=title>

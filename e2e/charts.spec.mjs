@@ -2,7 +2,7 @@
 // embeds and screenshots. Expected values come from the formulas, not from the app.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, open, close, screenshotOf, settledBox } from './fixtures.mjs';
+import { test, expect, value, open, close, screenshotOf, settledBox, scrollSettled } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
@@ -95,11 +95,12 @@ test('pictures rebuilt with d or base wait out of view, and are current once see
   await open(page, '/?dim=8&base=10000');
   const cells = page.locator('[data-widget="clocks"] .dim-cell');
   const dials = page.locator('[data-widget="pe-rotation"] .pe-dials');
-  await dials.scrollIntoViewIfNeeded();
+  await scrollSettled(dials);
   const before = await dials.innerHTML();
-  await cells.first().scrollIntoViewIfNeeded();
+  await scrollSettled(cells.first());
   await expect(cells).toHaveCount(8);
   await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForTimeout(200); // the observers report the strip and the dials gone
   await page.locator('#dim-slider').focus();
   await page.keyboard.press('ArrowRight');
   await page.locator('#base-slider').focus();
@@ -107,10 +108,10 @@ test('pictures rebuilt with d or base wait out of view, and are current once see
   await expect(page.locator('#dim-slider')).toHaveValue('10');
   // Out of view: nothing rebuilt yet (the strip still has 8 cells).
   await expect(cells).toHaveCount(8);
-  await cells.first().scrollIntoViewIfNeeded();
+  await scrollSettled(cells.first());
   await expect(cells).toHaveCount(10);
   await expect(page.locator('[data-widget="clocks"] .dim-cell.selected')).toHaveCount(2);
-  await dials.scrollIntoViewIfNeeded();
+  await scrollSettled(dials);
   await expect.poll(() => dials.innerHTML()).not.toBe(before);
 });
 

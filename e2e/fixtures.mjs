@@ -59,6 +59,19 @@ export async function settledBox(locator) {
   return locator.boundingBox();
 }
 
+/** Scrolls `locator` into view until it stays there: the cards above it take their real
+ * height as they are first drawn (content-visibility), which can push it back out of view. */
+export async function scrollSettled(locator) {
+  const page = locator.page();
+  const { height } = page.viewportSize();
+  for (let i = 0; i < 10; i++) {
+    await locator.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(150);
+    const box = await locator.boundingBox();
+    if (box && box.y >= 0 && box.y + box.height <= height) return;
+  }
+}
+
 /** |a - b| <= rel * max(|b|, 1). */
 export function close(a, b, rel = 1e-9) {
   return Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1);

@@ -38,7 +38,9 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // first screen 296.8 KB, whole page 610.6 KB, embeds 297 to 386 KB (524 KB each before).
 // The first chapter (order) then moved into the frame, so that a first visit can use it as soon
 // as the frame is there (first control 370 -> 190 ms): first screen 294.0 KB, an embed of order
-// 238 KB, of the other chapters 294 to 400 KB (each carries order's 23 KB now).
+// 238 KB, of the other chapters 294 to 400 KB (each carries order's 23 KB now). A review's
+// visual fixes (tables that wrap on a phone, labels, the contents' titles): first screen
+// 296.5 KB, whole page 613.0 KB.
 const FIRST_SCREEN_BUDGET = 310 * 1024;
 const WHOLE_PAGE_BUDGET = 625 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);

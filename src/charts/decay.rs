@@ -42,13 +42,13 @@ impl DecayChart {
     pub fn legend_for(bases: &[f64], unscaled: bool, score: bool, q_equals_k: bool, xpos: bool, style: &ChartStyle) -> Vec<LegendEntry> {
         let mut entries = vec![LegendEntry::new("relative bound (1/(d/2))·Σⱼ|Sⱼ| (left axis)", style.bound, Mark::Line)];
         if unscaled {
-            entries.push(LegendEntry::new("relative bound, original θᵢ before context extension", style.grid, Mark::Line));
+            entries.push(LegendEntry::new("relative bound, original θᵢ before context extension", style.faded(ORIGINAL_SHARE), Mark::Line));
         }
         for (base, colour) in bases.iter().zip(COMPARE) {
             entries.push(LegendEntry::new(format!("relative bound, base {}", short_number(*base)), colour, Mark::Line));
         }
         if score || q_equals_k {
-            entries.push(LegendEntry::new("random zero-mean q, k: expected 0 (right axis)", style.grid, Mark::Line));
+            entries.push(LegendEntry::new("random zero-mean q, k: expected 0 (right axis)", style.faded(ZERO_SHARE), Mark::Dashed));
         }
         if q_equals_k {
             entries.push(LegendEntry::new("mean of cos(rθᵢ): q = k with equal-length pairs (right axis)", style.phasor, Mark::Line));
@@ -64,6 +64,10 @@ impl DecayChart {
 }
 
 /// Shades of the bound's green for compared bases.
+/// How strongly the reference lines show, as a share of the text colour: the original θᵢ's
+/// bound (solid) and the expected 0 of random q and k (dashed).
+const ORIGINAL_SHARE: f64 = 0.45;
+const ZERO_SHARE: f64 = 0.6;
 const COMPARE: [RGBColor; 3] = [palette::COMPARE[0].light, palette::COMPARE[1].light, palette::COMPARE[2].light];
 
 /// The distance axis both decay charts share: on a log axis a chart plots log10(distance),
@@ -170,13 +174,15 @@ pub fn draw_decay<DB: DrawingBackend>(
         ctx.draw_series(LineSeries::new(points(curve), colour.stroke_width(width(1.5))))?;
     }
     if !chart.unscaled.is_empty() {
-        ctx.draw_series(LineSeries::new(points(&chart.unscaled), style.text.mix(0.45).stroke_width(width(1.5))))?;
+        ctx.draw_series(LineSeries::new(points(&chart.unscaled), style.faded(ORIGINAL_SHARE).stroke_width(width(1.5))))?;
     }
     ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?;
     if has_cosines {
-        ctx.draw_secondary_series(LineSeries::new(
+        ctx.draw_secondary_series(DashedLineSeries::new(
             [(x_min, 0.0), (x_max, 0.0)],
-            style.grid.mix(0.9).stroke_width(width(2.0)),
+            (6.0 * s) as i32,
+            (4.0 * s) as i32,
+            style.faded(ZERO_SHARE).stroke_width(width(1.5)),
         ))?;
     }
     if !chart.q_equals_k.is_empty() {

@@ -8,6 +8,8 @@ use plotters::style::RGBColor;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mark {
     Line,
+    /// A dashed line: a reference, not data.
+    Dashed,
     Dot,
     Ring,
 }

@@ -62,6 +62,13 @@ impl ChartStyle {
         }
     }
 
+    /// The text colour at `share` of its strength over the background, as one solid colour (a
+    /// legend shows exactly what the chart draws): for reference lines.
+    pub fn faded(&self, share: f64) -> RGBColor {
+        let mix = |t: u8, b: u8| (f64::from(t) * share + f64::from(b) * (1.0 - share)).round().clamp(0.0, 255.0) as u8;
+        RGBColor(mix(self.text.0, self.background.0), mix(self.text.1, self.background.1), mix(self.text.2, self.background.2))
+    }
+
     pub const LIGHT: ChartStyle = ChartStyle::for_theme(false);
     pub const DARK: ChartStyle = ChartStyle::for_theme(true);
 

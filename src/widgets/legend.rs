@@ -12,6 +12,7 @@ pub fn ChartLegend(#[prop(into)] entries: Signal<Vec<LegendEntry>>) -> impl Into
                 let colour = entry.css_colour();
                 let mark = match entry.mark {
                     Mark::Line => "legend-mark line",
+                    Mark::Dashed => "legend-mark line dashed",
                     Mark::Dot => "legend-mark dot",
                     Mark::Ring => "legend-mark ring",
                 };

@@ -75,10 +75,15 @@ fn beyond(slot: u8) -> AnyView {
     }
 }
 
+/// The first chapter: in the page's frame in every build.
+fn frame_chapter() -> AnyView {
+    view! { <OrderWidget /> }.into_any()
+}
+
 #[cfg(not(split))]
 fn chapter(widget: &'static Widget) -> AnyView {
     match widget.part {
-        Part::Frame => view! { <OrderWidget /> }.into_any(),
+        Part::Frame => frame_chapter(),
         Part::Opening => opening(widget.slot),
         Part::Rotation => rotation(widget.slot),
         Part::Analysis => analysis(widget.slot),
@@ -94,7 +99,7 @@ fn chapter(widget: &'static Widget) -> AnyView {
     let in_order = use_context::<FullPage>().is_some();
     let (part, slot) = (widget.part, widget.slot);
     if matches!(part, Part::Frame) {
-        return view! { <OrderWidget /> }.into_any();
+        return frame_chapter();
     }
     let arrived = RwSignal::new(false);
     leptos::task::spawn_local(async move {
@@ -125,7 +130,7 @@ fn chapter(widget: &'static Widget) -> AnyView {
         <Show when=move || arrived.get() fallback=placeholder>
             {Suspend::new(async move {
                 match part {
-                    Part::Frame => view! { <OrderWidget /> }.into_any(),
+                    Part::Frame => frame_chapter(),
                     Part::Opening => opening(slot).await,
                     Part::Rotation => rotation(slot).await,
                     Part::Analysis => analysis(slot).await,

@@ -93,7 +93,7 @@ fn canvas_frames(canvas: NodeRef<Canvas>, prepare: Box<dyn Fn() -> Frame>) -> Re
     // Out of view (beyond a margin of 15% of a screen), a chart neither computes nor draws: the
     // effect returns before `data` runs, so it does not even subscribe to what the chart shows,
     // and coming back into view runs it again with the latest state.
-    let in_view = use_in_view(canvas, "15% 0px");
+    let in_view = use_in_view(canvas);
 
     Effect::new(move |_| {
         css_size.track();

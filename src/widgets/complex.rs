@@ -68,7 +68,7 @@ pub fn ComplexWidget() -> impl IntoView {
     // The formulas and notes (MathML through innerHTML) change only near the screen; the
     // readable share below follows every step.
     let list = NodeRef::<leptos::html::Ol>::new();
-    let shown = while_in_view(use_in_view(list, "15% 0px"), move || steps.get());
+    let shown = while_in_view(use_in_view(list), move || steps.get());
     let formula = move |index: usize| {
         shown.with(|s| {
             let Some(s) = s else { return String::new() };

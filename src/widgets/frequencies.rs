@@ -71,7 +71,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
     // The table's rows follow the state only while the table is in view (a base or dimension
     // step rebuilds every row): out of view the memo holds its rows and wakes nobody.
     let table = NodeRef::<leptos::html::Div>::new();
-    let table_in_view = use_in_view(table, "50% 0px");
+    let table_in_view = use_in_view(table);
     let rows = while_in_view(table_in_view, move || (inv_freq.get().unwrap_or_default(), context.get() as f64));
     // Arrow keys, Home and End move the selection through the rows, and the focus with it.
     let row_keys = move |ev: leptos::ev::KeyboardEvent| {

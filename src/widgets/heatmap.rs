@@ -96,7 +96,7 @@ pub fn HeatmapWidget() -> impl IntoView {
     // The canvas's description follows every step. Near the screen it gives the colour limits
     // (the whole window's); far from it, only the score at (m, n), computed alone, so that a
     // slider step does not compute 65,536 cells nobody sees.
-    let in_view = use_in_view(canvas, "15% 0px");
+    let in_view = use_in_view(canvas);
     let description = move || {
         let (m, n) = positions.get();
         let (m0, n0) = origin.get();

@@ -56,11 +56,11 @@ pub fn PeRotationWidget() -> impl IntoView {
     });
     // The dials' SVG is rebuilt with every step of p, k, base or d: only while it is on screen.
     let dials_box = NodeRef::<leptos::html::Div>::new();
-    let shown = while_in_view(use_in_view(dials_box, "15% 0px"), move || dials.get());
+    let shown = while_in_view(use_in_view(dials_box), move || dials.get());
     // The selected plane's M_k, PE(p) and PE(p + k), as MathML (parsed anew on each change: only
     // while on screen).
     let formula_box = NodeRef::<leptos::html::Div>::new();
-    let formula = while_in_view(use_in_view(formula_box, "15% 0px"), move || {
+    let formula = while_in_view(use_in_view(formula_box), move || {
         let Some(params) = params.get() else { return String::new() };
         let i = plane.get().min(params.planes() - 1);
         let (p, k) = (p.get() as f64, shift.get() as f64);

@@ -24,7 +24,7 @@ pub fn PixelPicture(
     label: Signal<String>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
-    let in_view = use_in_view(canvas, "15% 0px");
+    let in_view = use_in_view(canvas);
     Effect::new(move |_| {
         if !in_view.get() {
             return;

@@ -47,7 +47,7 @@ fn y_title(height: f64, text: &'static str) -> impl IntoView {
 pub fn PlaneErrors(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m: Memo<i64>) -> impl IntoView {
     const H: f64 = 220.0;
     let figure = NodeRef::<leptos::html::Figure>::new();
-    let in_view = use_in_view(figure, "15% 0px");
+    let in_view = use_in_view(figure);
     // Redrawn while in view only: it is d/2 dots and rings, on the m slider's path.
     let errors = Memo::new(move |previous: Option<&Option<(Vec<f64>, Vec<f64>)>>| {
         if !in_view.get() {
@@ -124,7 +124,7 @@ const CURVES: [(&str, &str, ErrorSource); 5] = [
 pub fn ErrorByPosition(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m: Memo<i64>) -> impl IntoView {
     const H: f64 = 280.0;
     let figure = NodeRef::<Div>::new();
-    let in_view = use_in_view(figure, "15% 0px");
+    let in_view = use_in_view(figure);
     let positions = log_positions(LAST_POSITION, 160);
     let top = (LAST_POSITION as f64).log10();
     let x = move |p: f64| LEFT + p.max(1.0).log10() / top * (W - LEFT - RIGHT);

@@ -52,7 +52,7 @@ pub fn ListReadout(
     // The readable value follows every change; the text on screen (hundreds of formatted
     // numbers at large d) only while it can be seen (not in a closed list, not far off screen).
     let output = NodeRef::<leptos::html::Output>::new();
-    let text = while_in_view(use_in_view(output, "15% 0px"), move || {
+    let text = while_in_view(use_in_view(output), move || {
         values.with(|v| v.iter().map(|x| short_number(*x)).collect::<Vec<_>>().join(", "))
     });
     view! {

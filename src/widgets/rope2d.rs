@@ -68,7 +68,7 @@ pub fn Rope2dWidget() -> impl IntoView {
     let vectors = lab.vectors;
     let role = RwSignal::new(Role::Key);
     let maps_box = NodeRef::<Div>::new();
-    let in_view = use_in_view(maps_box, "15% 0px");
+    let in_view = use_in_view(maps_box);
 
     // The readable values follow every change at once; the maps only while in view.
     let scores = Memo::new(move |_| {

@@ -19,7 +19,7 @@ pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<Sca
     const BOTTOM: f64 = 34.0;
     // Redrawn only near the screen, like the comparison below; its description stays live.
     let figure = NodeRef::<leptos::html::Figure>::new();
-    let in_view = use_in_view(figure, "15% 0px");
+    let in_view = use_in_view(figure);
     let drawn = while_in_view(in_view, move || (planes.get(), contexts.get()));
     let labels = move || match method.get() {
         ScalingMethod::Yarn => ["extrapolated (kept)", "ramp", "interpolated (÷ factor)"],
@@ -168,7 +168,7 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMe
     // Redrawn only near the screen (dragging base at the top of the page does not rebuild it);
     // its description stays live.
     let figure = NodeRef::<leptos::html::Figure>::new();
-    let in_view = use_in_view(figure, "15% 0px");
+    let in_view = use_in_view(figure);
     let drawn = while_in_view(in_view, move || (comparison.get(), method.get()));
     const W: f64 = 420.0;
     const H: f64 = 330.0;

@@ -119,9 +119,13 @@ where
     })
 }
 
-/// Whether the element is on screen, or within `margin` (CSS, e.g. "200px") of it, from an
-/// IntersectionObserver; false until it first reports.
-pub fn use_in_view<E>(target: NodeRef<E>, margin: &'static str) -> ReadSignal<bool>
+/// How near the screen counts as in view: 15% of its height above and below, so that what a
+/// reader scrolls towards is ready before it shows.
+const NEAR_SCREEN: &str = "15% 0px";
+
+/// Whether the element is on screen, or [`NEAR_SCREEN`], from an IntersectionObserver; false
+/// until it first reports.
+pub fn use_in_view<E>(target: NodeRef<E>) -> ReadSignal<bool>
 where
     E: ElementType,
     E::Output: JsCast + Clone + 'static,
@@ -139,7 +143,7 @@ where
         callback,
         move |callback, element| {
             let options = web_sys::IntersectionObserverInit::new();
-            options.set_root_margin(margin);
+            options.set_root_margin(NEAR_SCREEN);
             let observer = web_sys::IntersectionObserver::new_with_options(callback, &options).ok()?;
             observer.observe(element);
             Some(observer)

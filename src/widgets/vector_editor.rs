@@ -36,7 +36,7 @@ pub fn VectorEditor() -> impl IntoView {
     // is on screen (a step of d elsewhere on the page would otherwise rebuild 128 to 1,024 cells
     // nobody sees).
     let strip = NodeRef::<leptos::html::Div>::new();
-    let cells = while_in_view(use_in_view(strip, "15% 0px"), move || (owners.get().unwrap_or_default(), selected.get()));
+    let cells = while_in_view(use_in_view(strip), move || (owners.get().unwrap_or_default(), selected.get()));
     // Formatted only when q or k change, not on every move of m or n.
     let q = lab.select_derived(|d| d.vectors.q.clone());
     let k = lab.select_derived(|d| d.vectors.k.clone());

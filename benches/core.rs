@@ -3,8 +3,8 @@
 //! machine. Prints a table; asserts only that both ways agree.
 
 use rope_lab::rope::{
-    decay_bound, decay_curve, frequencies, score_window, seeded_vector, HeatmapMode, Layout, Position, RopeParams,
-    Rotary, ScalingMethod, ScalingParams, Stream, VectorName,
+    decay_bound, decay_curve, dot, frequencies, plane_share, score_by_distance, score_window, seeded_vector, sinusoidal_encoding,
+    HeatmapMode, Layout, Position, RopeParams, Rotary, ScalingMethod, ScalingParams, Stream, VectorName,
 };
 use std::hint::black_box;
 use std::time::Instant;
@@ -100,4 +100,31 @@ fn main() {
         (0..256 * 256).map(|i| cell(172 + (i / 256) as i64, 72 + (i % 256) as i64)).collect::<Vec<_>>()
     });
     row("score window 256 × 256, d = 128 (per distance vs per cell)", ours, obvious);
+
+    // The decay chart's score curve: q · R(r) k at its 513 evenly spaced distances over 65,536
+    // tokens, by phasors against a sin and cos per plane per distance.
+    let distances: Vec<f64> = (0..=512).map(|i| 65_536.0 * i as f64 / 512.0).collect();
+    let products: Vec<(f64, f64)> = (0..64).map(|plane| rotary.plane_product(&q, &k, plane)).collect();
+    let by_terms = || -> Vec<f64> {
+        distances.iter().map(|r| products.iter().zip(rotary.inv_freq()).map(|(h, t)| plane_share(*h, *t, *r)).sum()).collect()
+    };
+    let curve = score_by_distance(&rotary, &q, &k, &distances);
+    assert!(curve.iter().zip(by_terms()).all(|(a, b)| (a - b).abs() < 1e-9));
+    let ours = time(|| score_by_distance(&rotary, &q, &k, &distances));
+    let obvious = time(by_terms);
+    row("score curve, 513 distances over 65,536, d = 128", ours, obvious);
+
+    // The heatmap with sinusoids added, (q + PE(m)) · (k + PE(n)) over 256 × 256: per distance
+    // and per row and column by phasors, against the encodings built and added for every cell.
+    let window = score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Sinusoidal, params);
+    let added = |m: i64, n: i64| {
+        let (pm, pn) = (sinusoidal_encoding(params, m as f64), sinusoidal_encoding(params, n as f64));
+        let qm: Vec<f64> = q.iter().zip(&pm).map(|(a, b)| a + b).collect();
+        let kn: Vec<f64> = k.iter().zip(&pn).map(|(a, b)| a + b).collect();
+        dot(&qm, &kn)
+    };
+    assert!((window[300] - added(172 + 1, 72 + 44)).abs() < 1e-9);
+    let ours = time(|| score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Sinusoidal, params));
+    let obvious = time(|| (0..256 * 256).map(|i| added(172 + (i / 256) as i64, 72 + (i % 256) as i64)).collect::<Vec<_>>());
+    row("sinusoids-added window 256 × 256, d = 128 (vs per cell)", ours, obvious);
 }

@@ -342,6 +342,22 @@ mod curves {
             assert_score_close(curve[0], direct, &q, &k, 1e-9)?;
         }
 
+        /// Evenly spaced distances take the phasor recurrence, a single one a sin and cos per
+        /// plane: the two agree, across many resyncs and far from zero.
+        #[test]
+        fn evenly_spaced_curves_match_point_by_point_evaluation(
+            (p, l, q, k) in setup(), start in -EXACT_RANGE..EXACT_RANGE, step in 0.25f64..300.0, count in 3usize..300,
+        ) {
+            let rotary = Rotary::new(l, &Frequencies::plain(p));
+            let distances: Vec<f64> = (0..count).map(|i| start as f64 + step * i as f64).collect();
+            let scores = score_by_distance(&rotary, &q, &k, &distances);
+            let means = mean_cos_by_distance(rotary.inv_freq(), &distances);
+            for (i, r) in distances.iter().enumerate() {
+                assert_score_close(scores[i], score_by_distance(&rotary, &q, &k, &[*r])[0], &q, &k, 1e-9)?;
+                prop_assert!((means[i] - mean_cos_by_distance(rotary.inv_freq(), &[*r])[0]).abs() <= 1e-9);
+            }
+        }
+
         #[test]
         fn the_cosine_score_is_the_score_over_the_norms_and_stays_in_range(
             (p, l, q, k) in setup(), r in 0.0f64..1e5,
@@ -389,18 +405,20 @@ mod curves {
         let p = RopeParams::new(10000.0, 16).unwrap();
         let rotary = Rotary::new(Layout::Interleaved, &Frequencies::plain(p));
         let (q, k) = (seeded_vector(3, Stream::Query, 16), seeded_vector(3, Stream::Key, 16));
-        let cells = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Sinusoidal, p);
-        for row in 0..5 {
-            for col in 0..5 {
+        // 70 rows and columns: the encodings' phasors are recomputed exactly every 64 positions.
+        let size = 70;
+        let cells = score_window(&rotary, &q, &k, (40, 7), size, HeatmapMode::Sinusoidal, p);
+        for row in 0..size {
+            for col in 0..size {
                 let pe_m = sinusoidal_encoding(p, (40 + row) as f64);
                 let pe_n = sinusoidal_encoding(p, (7 + col) as f64);
                 let qm: Vec<f64> = q.iter().zip(&pe_m).map(|(a, b)| a + b).collect();
                 let kn: Vec<f64> = k.iter().zip(&pe_n).map(|(a, b)| a + b).collect();
-                assert!((cells[row * 5 + col] - dot(&qm, &kn)).abs() < 1e-9);
+                assert!((cells[row * size + col] - dot(&qm, &kn)).abs() < 1e-9);
             }
         }
         // Not Toeplitz: the cross terms depend on m and n alone.
-        assert!((cells[0] - cells[6]).abs() > 1e-6);
+        assert!((cells[0] - cells[size + 1]).abs() > 1e-6);
         let unrotated = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated, p);
         assert!(unrotated.iter().all(|c| *c == dot(&q, &k)));
     }

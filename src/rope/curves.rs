@@ -5,8 +5,9 @@
 use super::decay::decay_bound;
 use super::frequency::default_inv_freq;
 use super::params::RopeParams;
-use super::rotate::{dot, plane_share, Rotary};
-use super::sinusoidal::sinusoidal_encoding;
+use super::phasor;
+use super::rotate::{dot, Rotary};
+use super::sinusoidal::encoding_dots;
 
 /// Every plane's rest-state product hᵢ = q̃ᵢ·conj(k̃ᵢ) ([`Rotary::plane_product`]).
 fn plane_products(rotary: &Rotary, q: &[f64], k: &[f64]) -> Vec<(f64, f64)> {
@@ -14,19 +15,15 @@ fn plane_products(rotary: &Rotary, q: &[f64], k: &[f64]) -> Vec<(f64, f64)> {
 }
 
 /// The rotated score q · R(r) k at each relative distance r in `distances` (n − m = r).
-/// Equal to `Rotary::scores(..).score` for any m, n with n − m = r.
+/// Equal to `Rotary::scores(..).score` for any m, n with n − m = r. Evenly spaced distances
+/// take one complex multiplication per plane and point ([`phasor::each`]).
 pub fn score_by_distance(rotary: &Rotary, q: &[f64], k: &[f64], distances: &[f64]) -> Vec<f64> {
     let products = plane_products(rotary, q, k);
-    distances
-        .iter()
-        .map(|r| {
-            products
-                .iter()
-                .zip(rotary.inv_freq())
-                .map(|(product, theta)| plane_share(*product, *theta, *r))
-                .sum()
-        })
-        .collect()
+    let mut scores = Vec::with_capacity(distances.len());
+    phasor::each(rotary.inv_freq(), distances, |_, phasors| {
+        scores.push(products.iter().zip(phasors).map(|(h, z)| h.0 * z.0 + h.1 * z.1).sum());
+    });
+    scores
 }
 
 /// [`score_by_distance`] divided by |q||k|: the cosine of the angle between q and R(r)k, in
@@ -42,10 +39,9 @@ pub fn cosine_by_distance(rotary: &Rotary, q: &[f64], k: &[f64], distances: &[f6
 /// the planes when every plane carries the same weight (q = k with equal-length pairs).
 pub fn mean_cos_by_distance(inv_freq: &[f64], distances: &[f64]) -> Vec<f64> {
     let planes = inv_freq.len().max(1) as f64;
-    distances
-        .iter()
-        .map(|r| inv_freq.iter().map(|theta| (r * theta).cos()).sum::<f64>() / planes)
-        .collect()
+    let mut means = Vec::with_capacity(distances.len());
+    phasor::each(inv_freq, distances, |_, phasors| means.push(phasors.iter().map(|z| z.0).sum::<f64>() / planes));
+    means
 }
 
 /// The largest |q̃ᵢ k̃ᵢ* − q̃ᵢ₊₁ k̃ᵢ₊₁*| over the planes, with a zero after the last one: the
@@ -136,10 +132,10 @@ pub fn score_window(
         }
         HeatmapMode::Sinusoidal => {
             // (q + PE(m))·(k + PE(n)) = q·k + q·PE(n) + PE(m)·k + PE(m)·PE(n).
-            let encode = |p: i64| sinusoidal_encoding(params, p as f64);
             let plain = dot(q, k);
-            let q_pe: Vec<f64> = (0..size_i).map(|c| dot(q, &encode(n0 + c))).collect();
-            let pe_k: Vec<f64> = (0..size_i).map(|r| dot(&encode(m0 + r), k)).collect();
+            let run = |from: i64| (0..size_i).map(|i| (from + i) as f64).collect::<Vec<f64>>();
+            let q_pe = encoding_dots(params, q, &run(n0));
+            let pe_k = encoding_dots(params, k, &run(m0));
             // PE(m)·PE(n) = Σᵢ cos((n − m)θᵢ): one value per distance.
             let planes = params.planes() as f64;
             let theta = default_inv_freq(params.base().ln(), params.dim(), params.planes());

@@ -5,6 +5,8 @@
 //! relative upper bound (1/(d/2)) sum_j |S_j| against r = n - m; that is [`decay_bound`].
 //! It bounds a worst case; it is not the expected score (see the decay chapter).
 
+use super::phasor;
+
 /// (1/(d/2)) * sum_{j=1..d/2} |S_j| at relative distance `distance`, with one entry of
 /// `inv_freq` per plane. At distance 0 every |S_j| = j, so the value is (d/2 + 1)/2.
 /// Returns 0 for an empty list.
@@ -22,48 +24,24 @@ pub fn decay_bound(inv_freq: &[f64], distance: f64) -> f64 {
     total / inv_freq.len() as f64
 }
 
-/// How many steps the recurrence takes before the unit phasors are recomputed exactly; keeps
-/// the accumulated rounding far below 1e-12 however long the curve.
-const RESYNC_EVERY: usize = 64;
-
 /// [`decay_bound`] at `count` distances `start, start + step, start + 2*step, ...`.
 ///
 /// Fast enough to run on every slider move: the phasors e^{i r theta_k} advance by one complex
-/// multiplication with e^{i step theta_k} per point, with a sin/cos only every
-/// `RESYNC_EVERY` points instead of one per plane per point.
+/// multiplication per point ([`phasor::walk`]) instead of a sin and cos per plane per point.
 pub fn decay_curve(inv_freq: &[f64], start: f64, step: f64, count: usize) -> Vec<f64> {
     let planes = inv_freq.len();
     if planes == 0 {
         return vec![0.0; count];
     }
-    let advance: Vec<(f64, f64)> = inv_freq
-        .iter()
-        .map(|theta| {
-            let (sin, cos) = (step * theta).sin_cos();
-            (cos, sin)
-        })
-        .collect();
-    let mut phasor = vec![(0.0_f64, 0.0_f64); planes];
     let mut curve = Vec::with_capacity(count);
-    for point in 0..count {
-        if point % RESYNC_EVERY == 0 {
-            let distance = start + step * point as f64;
-            for (z, theta) in phasor.iter_mut().zip(inv_freq) {
-                let (sin, cos) = (distance * theta).sin_cos();
-                *z = (cos, sin);
-            }
-        } else {
-            for (z, (c, s)) in phasor.iter_mut().zip(&advance) {
-                *z = (z.0 * c - z.1 * s, z.0 * s + z.1 * c);
-            }
-        }
+    phasor::walk(inv_freq, start, step, count, |_, phasors| {
         let (mut re, mut im, mut total) = (0.0_f64, 0.0_f64, 0.0_f64);
-        for z in &phasor {
+        for z in phasors {
             re += z.0;
             im += z.1;
             total += (re * re + im * im).sqrt();
         }
         curve.push(total / planes as f64);
-    }
+    });
     curve
 }

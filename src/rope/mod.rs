@@ -13,6 +13,7 @@ mod encodings;
 mod error;
 mod frequency;
 mod params;
+mod phasor;
 mod precision;
 mod random;
 mod rope2d;

@@ -302,7 +302,23 @@ mod frequency_and_heatmap {
         let pixels = heatmap_rgba(&[2.0, -2.0, 0.0], heatmap_limit(&[2.0, -2.0, 0.0]));
         assert_eq!(&pixels[0..4], &[0, 68, 27, 255]);
         assert_eq!(&pixels[4..8], &[64, 0, 75, 255]);
+        assert_eq!(&pixels[8..12], &[247, 247, 247, 255]);
         assert_eq!(heatmap_limit(&[]), 1.0);
+    }
+
+    /// The heatmap's pixels come from a colour table: every channel within 1 of the scale's
+    /// own colour, at many values between the table's steps, and white for NaN or infinity.
+    #[test]
+    fn the_pixels_follow_the_colour_scale() {
+        let values: Vec<f64> = (0..=20_000).map(|i| -1.3 + 2.6 * i as f64 / 20_000.0).collect();
+        let pixels = heatmap_rgba(&values, 1.0);
+        for (v, pixel) in values.iter().zip(pixels.chunks_exact(4)) {
+            let (r, g, b) = diverging(*v);
+            let off = [r, g, b].iter().zip(pixel).map(|(want, got)| want.abs_diff(*got)).max().unwrap();
+            assert!(off <= 1 && pixel[3] == 255, "{v}: {pixel:?} against {:?}", (r, g, b));
+        }
+        let odd = heatmap_rgba(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY], 1.0);
+        assert!(odd.chunks_exact(4).all(|p| p == [247, 247, 247, 255]), "{odd:?}");
     }
 
     #[test]

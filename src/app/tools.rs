@@ -3,6 +3,7 @@
 
 use crate::state::Change;
 use crate::widgets::dialog::{copy_text, Dialog};
+use crate::widgets::registry;
 use crate::widgets::Lab;
 use leptos::prelude::*;
 
@@ -38,10 +39,18 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>) -> impl IntoView {
         </div>
         <Dialog open=help close=Callback::new(move |_| help.set(false))
             title=Signal::derive(|| "Keyboard shortcuts".to_string()) id="shortcuts-dialog">
-            <p class="explain">"They work anywhere on the page except while typing in a field; arrow keys and Space act on a control that has the focus first."</p>
-            <dl class="shortcut-list">
-                {SHORTCUTS.iter().map(|(keys, what)| view! { <dt><kbd>{*keys}</kbd></dt><dd>{*what}</dd> }).collect_view()}
-            </dl>
+            {registry::sheet(registry::Sheet::Shortcuts)}
         </Dialog>
+    }
+}
+
+/// The shortcuts sheet's content, fetched the first time it opens (see [`registry::sheet`]).
+#[component]
+pub fn ShortcutSheet() -> impl IntoView {
+    view! {
+        <p class="explain">"They work anywhere on the page except while typing in a field; arrow keys and Space act on a control that has the focus first."</p>
+        <dl class="shortcut-list">
+            {SHORTCUTS.iter().map(|(keys, what)| view! { <dt><kbd>{*keys}</kbd></dt><dd>{*what}</dd> }).collect_view()}
+        </dl>
     }
 }

@@ -35,16 +35,30 @@ pub fn EmbedButton(id: &'static str) -> impl IntoView {
     })
 }
 
-/// The dialog, once for the page, which provides the [`EmbedRequest`] its buttons set.
+/// The dialog, once for the page, which provides the [`EmbedRequest`] its buttons set. Its
+/// sheet ([`EmbedSheet`]) is fetched the first time it opens (see [`registry::sheet`]).
 #[component]
 pub fn EmbedDialog() -> impl IntoView {
-    let lab = use_lab();
     let EmbedRequest(request) = expect_context::<EmbedRequest>();
     // Open while a widget is asked for; closing (Esc, Close) forgets it.
     let title = Signal::derive(move || {
         let name = request.get().and_then(registry::find).map_or("", |w| w.title);
         format!("Embed “{name}”")
     });
+    view! {
+        <Dialog open=Signal::derive(move || request.with(Option::is_some)) close=Callback::new(move |_| request.set(None))
+            title id="embed-dialog">
+            {registry::sheet(registry::Sheet::Embed)}
+        </Dialog>
+    }
+}
+
+/// The embed dialog's content: the snippet for the widget asked for, a button that copies it,
+/// and a live preview.
+#[component]
+pub fn EmbedSheet() -> impl IntoView {
+    let lab = use_lab();
+    let EmbedRequest(request) = expect_context::<EmbedRequest>();
     // The state as it is, shown by this widget alone.
     let url = Memo::new(move |_| {
         let id = request.get()?;
@@ -75,17 +89,14 @@ pub fn EmbedDialog() -> impl IntoView {
         status.set("");
     });
     view! {
-        <Dialog open=Signal::derive(move || request.with(Option::is_some)) close=Callback::new(move |_| request.set(None))
-            title id="embed-dialog">
-            <p class="explain">"Paste this where the widget should appear: it shows the widget in its current state, and the script (once per page) sizes each frame to its widget. It has no inline script or style, so it also works on pages with a strict Content-Security-Policy."</p>
-            <textarea class="embed-snippet" readonly rows="9" spellcheck="false" data-testid="embed-snippet"
-                aria-label="embed code" prop:value=snippet></textarea>
-            <div class="dialog-actions">
-                <button type="button" on:click=move |_| copy_text(snippet(), status)>"Copy the code"</button>
-                <span class="copy-status" role="status">{move || status.get()}</span>
-            </div>
-            <p class="explain">"Preview:"</p>
-            <iframe class="embed-preview" title="Preview of the embedded widget" src=move || url.get().map(|u| u.1).unwrap_or_default()></iframe>
-        </Dialog>
+        <p class="explain">"Paste this where the widget should appear: it shows the widget in its current state, and the script (once per page) sizes each frame to its widget. It has no inline script or style, so it also works on pages with a strict Content-Security-Policy."</p>
+        <textarea class="embed-snippet" readonly rows="9" spellcheck="false" data-testid="embed-snippet"
+            aria-label="embed code" prop:value=snippet></textarea>
+        <div class="dialog-actions">
+            <button type="button" on:click=move |_| copy_text(snippet(), status)>"Copy the code"</button>
+            <span class="copy-status" role="status">{move || status.get()}</span>
+        </div>
+        <p class="explain">"Preview:"</p>
+        <iframe class="embed-preview" title="Preview of the embedded widget" src=move || url.get().map(|u| u.1).unwrap_or_default()></iframe>
     }
 }

@@ -30,6 +30,7 @@ pub mod plane_detail;
 pub mod precision;
 pub mod precision_charts;
 pub mod readout;
+pub mod references;
 pub mod registry;
 pub mod rope2d;
 pub mod scaling;

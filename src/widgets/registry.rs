@@ -16,6 +16,9 @@ use super::frequencies::FrequenciesWidget;
 use super::heatmap::HeatmapWidget;
 use super::scaling::ScalingWidget;
 use super::scores::ScoresWidget;
+use super::embed::EmbedSheet;
+use super::references::References;
+use crate::app::tools::ShortcutSheet;
 use leptos::prelude::*;
 
 /// The four parts the chapters come in. In the split release build (`--cfg split`, see the
@@ -34,7 +37,8 @@ enum Part {
     Rotation,
     /// Decay, layouts.
     Analysis,
-    /// Context extension, images, precision, the scores.
+    /// Context extension, images, precision, the scores; the references and the dialogs' sheets
+    /// (embed, shortcuts), which nothing needs on the first screen.
     Beyond,
 }
 
@@ -71,60 +75,64 @@ fn beyond(slot: u8) -> AnyView {
         0 => view! { <ScalingWidget /> }.into_any(),
         1 => view! { <Rope2dWidget /> }.into_any(),
         2 => view! { <PrecisionWidget /> }.into_any(),
-        _ => view! { <ScoresWidget /> }.into_any(),
+        3 => view! { <ScoresWidget /> }.into_any(),
+        REFERENCES_SLOT => view! { <References /> }.into_any(),
+        EMBED_SHEET_SLOT => view! { <EmbedSheet /> }.into_any(),
+        _ => view! { <ShortcutSheet /> }.into_any(),
     }
 }
+
+/// Where the beyond part keeps what is not a chapter.
+const REFERENCES_SLOT: u8 = 4;
+const EMBED_SHEET_SLOT: u8 = 5;
+const SHORTCUT_SHEET_SLOT: u8 = 6;
 
 /// The first chapter: in the page's frame in every build.
 fn frame_chapter() -> AnyView {
     view! { <OrderWidget /> }.into_any()
 }
 
+/// A part's view at `slot`, at once: every build but the split one.
 #[cfg(not(split))]
-fn chapter(widget: &'static Widget) -> AnyView {
-    match widget.part {
+fn part_view(part: Part, slot: u8, _in_order: bool, _placeholder: impl Fn() -> AnyView + Send + Sync + 'static) -> AnyView {
+    match part {
         Part::Frame => frame_chapter(),
-        Part::Opening => opening(widget.slot),
-        Part::Rotation => rotation(widget.slot),
-        Part::Analysis => analysis(widget.slot),
-        Part::Beyond => beyond(widget.slot),
+        Part::Opening => opening(slot),
+        Part::Rotation => rotation(slot),
+        Part::Analysis => analysis(slot),
+        Part::Beyond => beyond(slot),
     }
 }
 
-/// The chapter, once its part's module is here; until then a placeholder with the
-/// chapter's id and title, so the table of contents and a deep link find it. On the full page a
-/// part waits for the parts before it (the opening chapters come first); an embed loads its own.
+/// Waits for `part`'s module; `in_order` (the full page), for the parts before it too, so that
+/// a first visit fetches them in the order a reader meets them.
 #[cfg(split)]
-fn chapter(widget: &'static Widget) -> AnyView {
-    let in_order = use_context::<FullPage>().is_some();
-    let (part, slot) = (widget.part, widget.slot);
+async fn arrive(part: Part, in_order: bool) {
+    if in_order {
+        if matches!(part, Part::Rotation | Part::Analysis | Part::Beyond) { __preload_opening().await; }
+        if matches!(part, Part::Analysis | Part::Beyond) { __preload_rotation().await; }
+        if matches!(part, Part::Beyond) { __preload_analysis().await; }
+    }
+    match part {
+        Part::Frame => {}
+        Part::Opening => __preload_opening().await,
+        Part::Rotation => __preload_rotation().await,
+        Part::Analysis => __preload_analysis().await,
+        Part::Beyond => __preload_beyond().await,
+    }
+}
+
+/// A part's view at `slot`, once its module is here; until then `placeholder`.
+#[cfg(split)]
+fn part_view(part: Part, slot: u8, in_order: bool, placeholder: impl Fn() -> AnyView + Send + Sync + 'static) -> AnyView {
     if matches!(part, Part::Frame) {
         return frame_chapter();
     }
     let arrived = RwSignal::new(false);
     leptos::task::spawn_local(async move {
-        if in_order {
-            if !matches!(part, Part::Opening) { __preload_opening().await; }
-            if matches!(part, Part::Analysis | Part::Beyond) { __preload_rotation().await; }
-            if matches!(part, Part::Beyond) { __preload_analysis().await; }
-        }
-        match part {
-            Part::Frame => {}
-            Part::Opening => __preload_opening().await,
-            Part::Rotation => __preload_rotation().await,
-            Part::Analysis => __preload_analysis().await,
-            Part::Beyond => __preload_beyond().await,
-        }
+        arrive(part, in_order).await;
         arrived.set(true);
     });
-    let heading = format!("{}-title", widget.id);
-    let title = if in_order { widget.page_title() } else { widget.title };
-    let placeholder = move || view! {
-        <section class="widget widget-loading" id=widget.id aria-labelledby=heading.clone() aria-busy="true">
-            <div class="widget-head"><h2 id=heading.clone()>{title}</h2></div>
-            <p class="explain">"Loading this chapter…"</p>
-        </section>
-    };
     // Once the part is here, calling into it is immediate (the Suspend resolves at once).
     view! {
         <Show when=move || arrived.get() fallback=placeholder>
@@ -140,6 +148,51 @@ fn chapter(widget: &'static Widget) -> AnyView {
         </Show>
     }
     .into_any()
+}
+
+/// The chapter, once its part's module is here (split build); until then a placeholder with the
+/// chapter's id and title, so the table of contents and a deep link find it. On the full page a
+/// part waits for the parts before it (the opening chapters come first); an embed loads its own.
+fn chapter(widget: &'static Widget) -> AnyView {
+    let in_order = use_context::<FullPage>().is_some();
+    let heading = format!("{}-title", widget.id);
+    let title = if in_order { widget.page_title() } else { widget.title };
+    let placeholder = move || loading_section(widget.id, heading.clone(), title);
+    part_view(widget.part, widget.slot, in_order, placeholder)
+}
+
+/// A section still on its way: its id and heading already there for the contents and deep links.
+fn loading_section(id: &'static str, heading: String, title: &'static str) -> AnyView {
+    let labelled_by = heading.clone();
+    view! {
+        <section class="widget widget-loading" id=id aria-labelledby=labelled_by aria-busy="true">
+            <div class="widget-head"><h2 id=heading>{title}</h2></div>
+            <p class="explain">"Loading this chapter…"</p>
+        </section>
+    }
+    .into_any()
+}
+
+/// The page's references, the last section: with the last part of the chapters.
+pub fn references() -> AnyView {
+    part_view(Part::Beyond, REFERENCES_SLOT, true, || loading_section("references", "references-title".to_string(), "References"))
+}
+
+/// A dialog's content.
+#[derive(Debug, Clone, Copy)]
+pub enum Sheet {
+    Embed,
+    Shortcuts,
+}
+
+/// A dialog's content: on the full page the part that holds it is on its way from the first
+/// visit; a dialog opened before it arrives says "Loading…" until then (split build).
+pub fn sheet(which: Sheet) -> AnyView {
+    let slot = match which {
+        Sheet::Embed => EMBED_SHEET_SLOT,
+        Sheet::Shortcuts => SHORTCUT_SHEET_SLOT,
+    };
+    part_view(Part::Beyond, slot, false, || view! { <p class="explain">"Loading…"</p> }.into_any())
 }
 
 /// One widget of the registry.

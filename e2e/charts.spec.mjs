@@ -115,6 +115,31 @@ test('pictures rebuilt with d or base wait out of view, and are current once see
   await expect.poll(() => dials.innerHTML()).not.toBe(before);
 });
 
+test('pictures that follow m wait out of view; the numbers beside them do not', async ({ page }) => {
+  await open(page, '/?m=40&n=10');
+  const arrows = page.locator('[data-widget="add-or-rotate"] .pair-arrows');
+  const mLabel = page.locator('[data-widget="precision"] .m-label');
+  const added = page.getByTestId('norm-q-plus-pe');
+  await scrollSettled(arrows);
+  const drawn = await arrows.innerHTML();
+  const norm = await added.getAttribute('data-value');
+  await scrollSettled(mLabel);
+  await expect(mLabel).toHaveText('m = 40');
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForTimeout(200); // the observers report both figures gone
+  await page.locator('#m-slider').focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#m-slider')).toHaveValue('43');
+  // The readable value follows at once; the pictures keep their last drawing.
+  await expect(added).not.toHaveAttribute('data-value', norm);
+  expect(await arrows.innerHTML()).toBe(drawn);
+  await expect(mLabel).toHaveText('m = 40');
+  await scrollSettled(arrows);
+  await expect.poll(() => arrows.innerHTML()).not.toBe(drawn);
+  await scrollSettled(mLabel);
+  await expect(mLabel).toHaveText('m = 43');
+});
+
 test('each chart exports its data as CSV and its picture as PNG', async ({ page }) => {
   await open(page, '/?dim=16');
   for (const name of ['frequencies', 'decay', 'heatmap']) {

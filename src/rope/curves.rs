@@ -39,8 +39,14 @@ pub fn cosine_by_distance(rotary: &Rotary, q: &[f64], k: &[f64], distances: &[f6
 /// the planes when every plane carries the same weight (q = k with equal-length pairs).
 pub fn mean_cos_by_distance(inv_freq: &[f64], distances: &[f64]) -> Vec<f64> {
     let planes = inv_freq.len().max(1) as f64;
+    let Some((start, step)) = phasor::even_spacing(distances) else {
+        // Uneven (a log axis): a cos per plane and point, no sin.
+        return distances.iter().map(|r| inv_freq.iter().map(|theta| (r * theta).cos()).sum::<f64>() / planes).collect();
+    };
     let mut means = Vec::with_capacity(distances.len());
-    phasor::each(inv_freq, distances, |_, phasors| means.push(phasors.iter().map(|z| z.0).sum::<f64>() / planes));
+    phasor::walk(inv_freq, start, step, distances.len(), |_, phasors| {
+        means.push(phasors.iter().map(|z| z.0).sum::<f64>() / planes);
+    });
     means
 }
 

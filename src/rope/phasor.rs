@@ -36,7 +36,7 @@ pub(crate) fn walk(inv_freq: &[f64], start: f64, step: f64, count: usize, mut vi
 
 /// `(start, step)` when `distances` (three or more) are evenly spaced, each within 1e-12 of
 /// its place relative to the largest; `None` otherwise, and for any non-finite entry.
-fn even_spacing(distances: &[f64]) -> Option<(f64, f64)> {
+pub(crate) fn even_spacing(distances: &[f64]) -> Option<(f64, f64)> {
     let (&first, &last) = (distances.first()?, distances.last()?);
     if distances.len() < 3 {
         return None;

@@ -6,6 +6,7 @@
 use super::card::WidgetCard;
 use super::formulas::{self, Formula};
 use super::readout::Readout;
+use super::size::{use_in_view, while_in_view};
 use super::use_lab;
 use crate::charts::format::{short_number, whole_number};
 use crate::rope::{add_encoding, dot, norm, PositionMode, RopeParams, TinyAttention, VectorName, SENTENCE};
@@ -72,13 +73,17 @@ pub fn AddOrRotateWidget() -> impl IntoView {
     });
     let plane = lab.select(|s| s.plane);
     let m = lab.select(|s| s.m);
+    // The arrows follow m only near the screen: out of view they keep their last drawing.
+    let figure = NodeRef::<leptos::html::Div>::new();
+    let in_view = use_in_view(figure);
+    let pairs = while_in_view(in_view, move || numbers.with(|n| n.as_ref().map(|n| n.pairs)));
     let arrows = move || {
-        numbers.with(|n| {
-            let n = n.as_ref()?;
-            let longest = n.pairs.iter().map(|(x, y)| x.hypot(*y)).fold(1e-9, f64::max);
+        pairs.with(|pairs| {
+            let pairs = pairs.as_ref()?;
+            let longest = pairs.iter().map(|(x, y)| x.hypot(*y)).fold(1e-9, f64::max);
             let end = |(x, y): (f64, f64)| (format!("{:.3}", x / longest), format!("{:.3}", -y / longest));
-            let ring = format!("{:.3}", n.pairs[0].0.hypot(n.pairs[0].1) / longest);
-            let [q, added, rotated] = n.pairs.map(end);
+            let ring = format!("{:.3}", pairs[0].0.hypot(pairs[0].1) / longest);
+            let [q, added, rotated] = pairs.map(end);
             Some(view! {
                 <svg viewBox="-1.25 -1.25 2.5 2.5" class="pair-arrows" aria-hidden="true">
                     <circle class="dial-ring" r=ring />
@@ -100,7 +105,7 @@ pub fn AddOrRotateWidget() -> impl IntoView {
             moves only the angle, and since a·b = |a||b| cos(angle), the score can only see the difference of the \
             two angles: (n − m)θᵢ in each plane.">
             <div class="add-rotate-grid">
-                <div class="pair-figure" role="img"
+                <div class="pair-figure" role="img" node_ref=figure
                     aria-label=move || format!("Plane {} of q: q itself, q + PE(m), and q rotated to m", plane.get())>
                     {arrows}
                     <p class="pair-caption">

@@ -4,7 +4,7 @@
 //! every plane at 160 positions for five pipelines), and again only when b or d move.
 
 use super::precision::LAST_POSITION;
-use super::size::use_in_view;
+use super::size::{use_in_view, while_in_view};
 use crate::charts::format::{log_tick, whole_number};
 use crate::rope::{angle_gap, log_positions, plane_angle_errors, ErrorSource, Format, Pipeline};
 use leptos::html::Div;
@@ -163,8 +163,10 @@ pub fn ErrorByPosition(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m
             <text class="tick" x=x(p) y=H - BOTTOM + 16.0 text-anchor="middle">{log_tick(p)}</text>
         }
     }).collect_view();
+    // The m line moves only near the screen, like the curves.
+    let marked = while_in_view(in_view, move || m.get());
     let marker = move || {
-        let m = m.get();
+        let m = marked.get();
         (1..=LAST_POSITION as i64).contains(&m).then(|| {
             let at = x(m as f64);
             // The label sits low, where the curves have not yet risen, on the roomier side.

@@ -157,17 +157,17 @@ fn chapter(widget: &'static Widget) -> AnyView {
     let in_order = use_context::<FullPage>().is_some();
     let heading = format!("{}-title", widget.id);
     let title = if in_order { widget.page_title() } else { widget.title };
-    let placeholder = move || loading_section(widget.id, heading.clone(), title);
+    let placeholder = move || loading_section(widget.id, heading.clone(), title, "Loading this chapter…");
     part_view(widget.part, widget.slot, in_order, placeholder)
 }
 
 /// A section still on its way: its id and heading already there for the contents and deep links.
-fn loading_section(id: &'static str, heading: String, title: &'static str) -> AnyView {
+fn loading_section(id: &'static str, heading: String, title: &'static str, saying: &'static str) -> AnyView {
     let labelled_by = heading.clone();
     view! {
         <section class="widget widget-loading" id=id aria-labelledby=labelled_by aria-busy="true">
             <div class="widget-head"><h2 id=heading>{title}</h2></div>
-            <p class="explain">"Loading this chapter…"</p>
+            <p class="explain">{saying}</p>
         </section>
     }
     .into_any()
@@ -175,7 +175,7 @@ fn loading_section(id: &'static str, heading: String, title: &'static str) -> An
 
 /// The page's references, the last section: with the last part of the chapters.
 pub fn references() -> AnyView {
-    part_view(Part::Beyond, REFERENCES_SLOT, true, || loading_section("references", "references-title".to_string(), "References"))
+    part_view(Part::Beyond, REFERENCES_SLOT, true, || loading_section("references", "references-title".to_string(), "References", "Loading the references…"))
 }
 
 /// A dialog's content.

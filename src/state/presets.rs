@@ -1,6 +1,7 @@
 //! Real models' RoPE settings, each its published `config.json` (the fields about RoPE, as
-//! Hugging Face hosts them; `_source` names where), read by the same reader as a pasted
-//! config ([`super::config::read_config`]), so a preset and a paste of the same config agree.
+//! Hugging Face hosts them; `presets/SOURCES.md` says where each was read), read by the same
+//! reader as a pasted config ([`super::config::read_config`]), so a preset and a paste of the
+//! same config agree.
 
 /// One model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -302,6 +302,11 @@ fn ScoreMap(maps: Memo<Option<Maps>>, patches: Memo<((u8, u8), (u8, u8))>, axial
             <text class="map-mark-text" x=x as f64 * CELL + CELL / 2.0 y=y as f64 * CELL + CELL * 0.68 text-anchor="middle">{text}</text>
         })
     };
+    // Where the outlines go: rebuilt when a patch moves, not when base or d changes the scores.
+    let marked = Memo::new(move |_| {
+        let (q, k) = patches.get();
+        (q, k, scores.with(|s| s.as_ref().and_then(|s| s.partner).map(|p| p.0)))
+    });
     let title = if axial { "axial: x and y in separate planes" } else { "the wrong way: (x + y)·θᵢ in every plane" };
     let summary = move || {
         let ((qx, qy), _) = patches.get();
@@ -325,8 +330,7 @@ fn ScoreMap(maps: Memo<Option<Maps>>, patches: Memo<((u8, u8), (u8, u8))>, axial
                     <rect x=(cell % GRID) as f64 * CELL y=(cell / GRID) as f64 * CELL width=CELL height=CELL fill=move || fill(cell) />
                 }).collect_view()}
                 {move || {
-                    let (q, k) = patches.get();
-                    let partner = scores.with(|s| s.as_ref().and_then(|s| s.partner).map(|p| p.0));
+                    let (q, k, partner) = marked.get();
                     view! {
                         {mark(partner, "map-mark partner", "k′")}
                         {mark(Some(patch(k)), "map-mark key", "k")}

@@ -53,10 +53,9 @@ soak: tools build
 
 ## The release build comes in parts: `--cfg split` makes each part of the chapters a lazily
 ## loaded function and .ci/split.mjs (trunk's post_build hook) cuts the module there; wasm-split
-## needs the linker's relocations. RUSTFLAGS replace .cargo/config.toml's, so erase_components
-## (Leptos' type-erased views, 94 KB less to download) is repeated here.
+## needs the linker's relocations.
 build: tools-build
-	RUSTFLAGS='--cfg split --cfg erase_components -Clink-args=--emit-relocs' trunk build --release
+	RUSTFLAGS='--cfg split -Clink-args=--emit-relocs' trunk build --release
 
 tools-build: wasm-target trunk wasm-bindgen-cli wasm-split node-deps
 tools: tools-build chromium

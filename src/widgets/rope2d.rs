@@ -149,8 +149,8 @@ pub fn Rope2dWidget() -> impl IntoView {
                     <figcaption>"The picture, 8 × 8 patches. Arrows move between patches; Enter picks."</figcaption>
                 </figure>
                 <div class="patch-maps" node_ref=maps_box>
-                    <ScoreMap maps patches axial=true scores />
-                    <ScoreMap maps patches axial=false scores />
+                    <ScoreMap maps patches axial=true />
+                    <ScoreMap maps patches axial=false />
                     <p class="map-key">"Score of q with a key at each patch: purple negative, white 0, green positive (one scale for both maps)."</p>
                 </div>
             </div>
@@ -283,7 +283,7 @@ fn PatchPicker(patches: Memo<((u8, u8), (u8, u8))>, role: RwSignal<Role>, pick: 
 /// One 8 × 8 map of the query's score with every key patch (SVG cells on the diverging scale),
 /// with q, k and k′ outlined.
 #[component]
-fn ScoreMap(maps: Memo<Option<Maps>>, patches: Memo<((u8, u8), (u8, u8))>, axial: bool, scores: Memo<Option<Scores>>) -> impl IntoView {
+fn ScoreMap(maps: Memo<Option<Maps>>, patches: Memo<((u8, u8), (u8, u8))>, axial: bool) -> impl IntoView {
     const CELL: f64 = 10.0;
     let fill = move |cell: usize| {
         maps.with(|m| {
@@ -302,11 +302,6 @@ fn ScoreMap(maps: Memo<Option<Maps>>, patches: Memo<((u8, u8), (u8, u8))>, axial
             <text class="map-mark-text" x=x as f64 * CELL + CELL / 2.0 y=y as f64 * CELL + CELL * 0.68 text-anchor="middle">{text}</text>
         })
     };
-    // Where the outlines go: rebuilt when a patch moves, not when base or d changes the scores.
-    let marked = Memo::new(move |_| {
-        let (q, k) = patches.get();
-        (q, k, scores.with(|s| s.as_ref().and_then(|s| s.partner).map(|p| p.0)))
-    });
     let title = if axial { "axial: x and y in separate planes" } else { "the wrong way: (x + y)·θᵢ in every plane" };
     let summary = move || {
         let ((qx, qy), _) = patches.get();
@@ -329,8 +324,11 @@ fn ScoreMap(maps: Memo<Option<Maps>>, patches: Memo<((u8, u8), (u8, u8))>, axial
                 {(0..GRID * GRID).map(|cell| view! {
                     <rect x=(cell % GRID) as f64 * CELL y=(cell / GRID) as f64 * CELL width=CELL height=CELL fill=move || fill(cell) />
                 }).collect_view()}
+                // The outlines follow the patches alone (k′ is k's neighbour on its anti-diagonal),
+                // so a step of base or d, which changes the scores, does not rebuild them.
                 {move || {
-                    let (q, k, partner) = marked.get();
+                    let (q, k) = patches.get();
+                    let partner = collision_partner(patch(k), GRID as i64);
                     view! {
                         {mark(partner, "map-mark partner", "k′")}
                         {mark(Some(patch(k)), "map-mark key", "k")}

@@ -53,9 +53,12 @@ soak: tools build
 
 ## The release build comes in parts: `--cfg split` makes each part of the chapters a lazily
 ## loaded function and .ci/split.mjs (trunk's post_build hook) cuts the module there; wasm-split
-## needs the linker's relocations.
+## needs the linker's relocations. RUSTFLAGS replace .cargo/config.toml's, so erase_components
+## (Leptos' type-erased views, 78 KB less to download) is repeated here. Under it an element
+## that is rebuilt has all its attributes rewritten: what changes on every step must be elements
+## that stay, with reactive attributes (src/widgets/indexed.rs).
 build: tools-build
-	RUSTFLAGS='--cfg split -Clink-args=--emit-relocs' trunk build --release
+	RUSTFLAGS='--cfg split --cfg erase_components -Clink-args=--emit-relocs' trunk build --release
 
 tools-build: wasm-target trunk wasm-bindgen-cli wasm-split node-deps
 tools: tools-build chromium

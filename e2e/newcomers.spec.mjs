@@ -141,6 +141,13 @@ test('the period table is one tab stop, walked with the arrow keys', async ({ pa
   await expect(table.locator('button[tabindex="0"]')).toHaveAttribute('data-plane', '2');
   await page.keyboard.press('End');
   await expect(table.locator('button[data-plane="31"]')).toBeFocused();
+  // A step of d adds a row and keeps one tab stop, on the selected plane.
+  await page.locator('#dim-slider').evaluate((el) => el.focus({ preventScroll: true }));
+  await page.keyboard.press('ArrowRight');
+  await expect(table.locator('tr')).toHaveCount(33);
+  await expect(table.locator('button[tabindex="0"]')).toHaveCount(1);
+  await expect(table.locator('button[tabindex="0"]')).toHaveAttribute('data-plane', '31');
+  await expect(table.locator('tr.selected')).toHaveCount(1);
 });
 
 test('focus is visible and stays in place: tokens, and a dismissed notice', async ({ page }) => {

@@ -4,7 +4,7 @@
 // and dark. Expected numbers are computed here from the published formulas.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, value, list, open, close, screenshotOf, seriousAxeFindings } from './fixtures.mjs';
+import { test, expect, value, list, open, close, screenshotOf, scrollSettled, seriousAxeFindings } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
@@ -170,6 +170,41 @@ test('two methods side by side: A and B from the chapter, their curves computed 
   await embedded(page, 'scaling=proportional&partial=0.5&factor=2&scaling_b=linear');
   await expect(page.getByText('Method B cannot use this partial rotary fraction')).toBeHidden();
   await expect(page.locator('.compare-chart .curve.b')).toHaveCount(1);
+});
+
+test('the wavelength chart draws a column, a ring and a dot per plane as d and the factor move', async ({ page }) => {
+  await open(page, '/?dim=16&orig=4096&factor=4&scaling=linear');
+  const chart = page.locator('.wavelength-chart:not(.compare-chart)');
+  await scrollSettled(chart);
+  // Each kind of mark is one path: a subpath (M) per plane; a ring's or dot's starts at its left
+  // edge, at the height of its wavelength.
+  const heights = async (selector) => [...((await chart.locator(selector).getAttribute('d')) ?? '').matchAll(/M([-\d.]+),([-\d.]+)/g)].map((m) => Number(m[2]));
+  const marks = async (selector) => (await heights(selector)).length;
+  const gaps = async () => {
+    const [before, after] = [await heights('path.before'), await heights('path.after')];
+    return before.map((b, i) => b - after[i]);
+  };
+  await expect.poll(() => marks('path.band.interpolated')).toBe(8);
+  expect(await marks('path.band.kept')).toBe(0);
+  expect(await marks('path.after')).toBe(8);
+  // PI lengthens every wavelength 4 times: each dot sits the same height above its ring, and the
+  // rings climb from plane to plane (the wavelengths grow).
+  const pi = await gaps();
+  pi.forEach((gap) => expect(Math.abs(gap - pi[0]), `${pi}`).toBeLessThan(0.11));
+  expect(pi[0]).toBeGreaterThan(5);
+  const rings = await heights('path.before');
+  rings.slice(1).forEach((y, i) => expect(y, `${rings}`).toBeLessThan(rings[i]));
+  // A step of d from the panel: one column, ring and dot more.
+  await page.locator('#dim-slider').evaluate((el) => el.focus({ preventScroll: true }));
+  await page.keyboard.press('ArrowRight');
+  await expect(page).toHaveURL(/dim=18\b/);
+  await expect.poll(() => marks('path.band.interpolated')).toBe(9);
+  expect(await marks('path.before')).toBe(9);
+  expect(await marks('path.after')).toBe(9);
+  // Factor 1: nothing to stretch, so every dot is on its ring.
+  await page.locator('#scaling-factor').fill('1');
+  await page.locator('#scaling-factor').press('Enter');
+  await expect.poll(async () => Math.max(...(await gaps()).map(Math.abs))).toBeLessThan(0.11);
 });
 
 test('xPos: the switch overlays its decay, with the values the paper and torchscale give', async ({ page }) => {

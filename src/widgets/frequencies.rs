@@ -3,6 +3,7 @@
 
 use super::canvas::use_canvas_chart;
 use super::card::WidgetCard;
+use super::indexed::indexed;
 use super::controls::NumberField;
 use super::size::{use_in_view, while_in_view};
 use super::slider::Slider;
@@ -30,12 +31,12 @@ pub fn FrequenciesWidget() -> impl IntoView {
     let style = use_chart_style();
     let inv_freq = lab.select_derived(|d| d.frequencies.inv_freq.clone());
     let context = lab.select(|s| s.orig);
-    let selected = lab.select(|s| s.plane);
+    let plane = lab.select(|s| s.plane);
     let base = lab.select(|s| s.base);
     let chart = Memo::new(move |_| FrequencyChart {
         inv_freq: inv_freq.get().unwrap_or_default(),
         context: context.get() as f64,
-        selected: Some(selected.get()),
+        selected: Some(plane.get()),
     });
     let counts = Memo::new(move |_| chart.with(FrequencyChart::turning_within_context));
     let slowest = Memo::new(move |_| {
@@ -73,9 +74,10 @@ pub fn FrequenciesWidget() -> impl IntoView {
     let table = NodeRef::<leptos::html::Div>::new();
     let table_in_view = use_in_view(table);
     let rows = while_in_view(table_in_view, move || (inv_freq.get().unwrap_or_default(), context.get() as f64));
+    let selected = Selector::new(move || plane.get());
     // Arrow keys, Home and End move the selection through the rows, and the focus with it.
     let row_keys = move |ev: leptos::ev::KeyboardEvent| {
-        let (current, last) = (selected.get_untracked(), inv_freq.with_untracked(|f| f.as_ref().map_or(0, Vec::len)).saturating_sub(1));
+        let (current, last) = (plane.get_untracked(), inv_freq.with_untracked(|f| f.as_ref().map_or(0, Vec::len)).saturating_sub(1));
         let next = match ev.key().as_str() {
             "ArrowDown" => (current + 1).min(last),
             "ArrowUp" => current.saturating_sub(1),
@@ -85,7 +87,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
         };
         ev.prevent_default();
         lab.apply(Change::Plane(next as i64));
-        // The rows are rebuilt with the selection: focus the new row once they are.
+        // Focus the new row once its tab stop has moved to it.
         request_animation_frame(move || {
             let row = table
                 .get_untracked()
@@ -162,35 +164,58 @@ pub fn FrequenciesWidget() -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        {move || {
-                            // Static rows, rebuilt with the selection: reactive closures per row
-                            // inside a rebuilt list were never freed.
-                            let (inv_freq, context) = rows.get();
-                            let selected = selected.get();
-                            inv_freq.into_iter().enumerate().map(|(i, theta)| {
-                                let turns = turns_within(theta, context);
-                                view! {
-                                    <tr class:selected=selected == i class:no-turn=turns < 1.0>
-                                        <th scope="row">
-                                            <button type="button" class="row-select" data-plane=i
-                                                aria-pressed=(selected == i).to_string()
-                                                // One tab stop for the whole table: the selected row's.
-                                                tabindex=if selected == i { "0" } else { "-1" }
-                                                on:click=move |_| lab.apply(Change::Plane(i as i64))
-                                                on:keydown=row_keys>
-                                                {i}
-                                            </button>
-                                        </th>
-                                        <td>{short_number(theta)}</td>
-                                        <td>{wavelength(theta).map_or_else(|| "no turn".to_string(), short_number)}</td>
-                                        <td>{short_number(turns)}</td>
-                                    </tr>
-                                }
-                            }).collect_view()
-                        }}
+                        // One row per plane, kept while d stays: a step of base or the context
+                        // rewrites only the cells' text, a change of plane two rows' marks.
+                        {indexed(move || rows.with(|(f, _)| f.len()), move |i| view! {
+                            <PeriodRow i rows selected=selected.clone() on_click=move |_| lab.apply(Change::Plane(i as i64)) on_key=row_keys />
+                        })}
                     </tbody>
                 </table>
             </div>
         </WidgetCard>
+    }
+}
+
+/// One row of the period table: plane `i`'s θᵢ, wavelength and turns within the context, from
+/// `rows` (the frequencies and the context), marked when `i` is the selected plane.
+#[component]
+fn PeriodRow(
+    i: usize,
+    rows: Memo<(Vec<f64>, f64)>,
+    selected: Selector<usize>,
+    on_click: impl Fn(leptos::ev::MouseEvent) + 'static,
+    on_key: impl Fn(leptos::ev::KeyboardEvent) + 'static,
+) -> impl IntoView {
+    // The three cells follow the row's numbers in one update (cells have no attributes, so
+    // rebuilding them only sets the texts that changed).
+    let cells = move || {
+        let texts = rows.with(|(f, context)| {
+            f.get(i).map(|theta| {
+                let wavelength = wavelength(*theta).map_or_else(|| "no turn".to_string(), short_number);
+                [short_number(*theta), wavelength, short_number(turns_within(*theta, *context))]
+            })
+        });
+        let [theta, wavelength, turns] = texts.unwrap_or_default();
+        view! { <td>{theta}</td><td>{wavelength}</td><td>{turns}</td> }
+    };
+    let no_turn = move || rows.with(|(f, context)| f.get(i).is_some_and(|theta| turns_within(*theta, *context) < 1.0));
+    let is_selected = move |selected: &Selector<usize>| {
+        let selected = selected.clone();
+        move || selected.selected(&i)
+    };
+    let (marked, pressed, tab_stop) = (is_selected(&selected), is_selected(&selected), is_selected(&selected));
+    view! {
+        <tr class:selected=marked class:no-turn=no_turn>
+            <th scope="row">
+                <button type="button" class="row-select" data-plane=i
+                    aria-pressed=move || pressed().to_string()
+                    // One tab stop for the whole table: the selected row's.
+                    tabindex=move || if tab_stop() { "0" } else { "-1" }
+                    on:click=on_click on:keydown=on_key>
+                    {i}
+                </button>
+            </th>
+            {cells}
+        </tr>
     }
 }

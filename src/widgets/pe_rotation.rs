@@ -5,6 +5,7 @@
 //! spells it out.
 
 use super::card::WidgetCard;
+use super::indexed::indexed;
 use super::controls::PositionControl;
 use super::math::{block, column, matrix, mn};
 use super::readout::Readout;
@@ -89,22 +90,10 @@ pub fn PeRotationWidget() -> impl IntoView {
             </div>
             <div class="pe-dials" node_ref=dials_box role="img"
                 aria-label=move || format!("{} pairs of the sinusoidal code, fast to slow: each point at angle pθᵢ turns by kθᵢ to (p+k)θᵢ", dials.with(Vec::len))>
-                {move || shown.get().into_iter().map(|(i, from, turn)| {
-                    let to = from + turn;
-                    view! {
-                        <figure class="pe-dial">
-                            <svg viewBox="-1.3 -1.3 2.6 2.6" aria-hidden="true">
-                                <circle class="dial-ring" r="1" />
-                                <path class="dial-turn" d=arc(0.72, from, turn) />
-                                <line class="hand-p" x1="0" y1="0" x2=format!("{:.3}", from.cos()) y2=format!("{:.3}", -from.sin()) />
-                                <line class="hand-pk" x1="0" y1="0" x2=format!("{:.3}", to.cos()) y2=format!("{:.3}", -to.sin()) />
-                                <circle class="dot-p" r="0.12" cx=format!("{:.3}", from.cos()) cy=format!("{:.3}", -from.sin()) />
-                                <circle class="dot-pk" r="0.12" cx=format!("{:.3}", to.cos()) cy=format!("{:.3}", -to.sin()) />
-                            </svg>
-                            <figcaption>{format!("i = {i}")}<br />{format!("kθ = {}", short_number(turn.rem_euclid(TAU)))}</figcaption>
-                        </figure>
-                    }
-                }).collect_view()}
+                // The dials stay while their number does; a step moves their hands.
+                {indexed(move || shown.with(Vec::len), move |j| view! {
+                    <Dial dial=Memo::new(move |_| shown.with(|dials| dials.get(j).copied().unwrap_or_default())) />
+                })}
             </div>
             <p class="legend-line">
                 <span class="q-text">"● PE(p)"</span> " turned by kθᵢ to " <span class="k-text">"● PE(p + k)"</span>
@@ -125,5 +114,28 @@ pub fn PeRotationWidget() -> impl IntoView {
                 "to the token and hoping attention recovers the rotation, it rotates q and k themselves."
             </p>
         </WidgetCard>
+    }
+}
+
+/// One dial: plane `i`'s point at angle `from` = pθᵢ, turned by `turn` = kθᵢ.
+#[component]
+fn Dial(dial: Memo<(usize, f64, f64)>) -> impl IntoView {
+    let at = move |angle: fn(f64, f64) -> f64, part: fn(f64) -> f64| {
+        move || dial.with(|(_, from, turn)| format!("{:.3}", part(angle(*from, *turn))))
+    };
+    let (from, to) = (|from: f64, _: f64| from, |from: f64, turn: f64| from + turn);
+    let (x, y) = (f64::cos, |a: f64| -a.sin());
+    view! {
+        <figure class="pe-dial">
+            <svg viewBox="-1.3 -1.3 2.6 2.6" aria-hidden="true">
+                <circle class="dial-ring" r="1" />
+                <path class="dial-turn" d=move || dial.with(|(_, from, turn)| arc(0.72, *from, *turn)) />
+                <line class="hand-p" x1="0" y1="0" x2=at(from, x) y2=at(from, y) />
+                <line class="hand-pk" x1="0" y1="0" x2=at(to, x) y2=at(to, y) />
+                <circle class="dot-p" r="0.12" cx=at(from, x) cy=at(from, y) />
+                <circle class="dot-pk" r="0.12" cx=at(to, x) cy=at(to, y) />
+            </svg>
+            <figcaption>{move || format!("i = {}", dial.get().0)}<br />{move || format!("kθ = {}", short_number(dial.get().2.rem_euclid(TAU)))}</figcaption>
+        </figure>
     }
 }

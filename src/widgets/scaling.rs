@@ -5,7 +5,8 @@
 
 use super::card::WidgetCard;
 use super::controls::NumberField;
-use super::scaling_charts::{CompareChart, Comparison, PlaneAngles, WavelengthChart};
+use super::scaling_charts::{CompareChart, Comparison, PlaneAngles};
+use super::wavelength_chart::WavelengthChart;
 use super::readout::Readout;
 use super::{field::key_label, use_lab};
 use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};

@@ -1,6 +1,8 @@
-// Benchmark: main-thread work per slider step, as a person makes it: focus a slider and press
-// an arrow key; Chromium's own task clock (CDP Performance.getMetrics TaskDuration) from just
-// before each press to the second animation frame after it. Every slider (base, dimension,
+// Benchmark: main-thread work per slider step, as a person makes it, both ways: focus a slider
+// and press an arrow key; or hold its thumb with the mouse and drag it, 2 px per pointer move
+// (about 3 values of d, 25 positions of m, 0.05 of log10 base per move on the 162 px slider).
+// Chromium's own task clock (CDP Performance.getMetrics TaskDuration) from just before each
+// press or move to the second animation frame after it. Every slider (base, dimension,
 // query position m, key position n), beside the same measurement on a page holding one
 // labelled slider (the floor any slider page pays), in the same run. Printed as a table:
 // median and p95 per step, and above the one-slider page.
@@ -26,19 +28,23 @@ const SLIDERS = [
   ['key position n', '#n-slider'],
 ];
 
-/** Main-thread ms of each of `steps` arrow-key presses on `selector`, alternating direction
- * every 8 presses so the value stays in range. */
+/** Main-thread ms of each of `steps` arrow-key presses on `selector`, turning back every 8
+ * presses so the value stays in range; the first run goes away from the nearer end, so that no
+ * press is lost against a limit (d = 1024 is the dimension slider's maximum). */
 async function msPerPress(page, selector, steps = STEPS) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const taskSeconds = async () =>
     (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
   // Focus without scrolling: the benchmark measures the page where the reader left it.
-  await page.locator(selector).evaluate((el) => el.focus({ preventScroll: true }));
+  const up = await page.locator(selector).evaluate((el) => {
+    el.focus({ preventScroll: true });
+    return Number(el.value) - Number(el.min) <= Number(el.max) - Number(el.value);
+  });
   const samples = [];
   for (let i = 0; i < steps; i++) {
     const before = await taskSeconds();
-    await page.keyboard.press(Math.floor(i / 8) % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
+    await page.keyboard.press((Math.floor(i / 8) % 2 === 0) === up ? 'ArrowRight' : 'ArrowLeft');
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     samples.push(((await taskSeconds()) - before) * 1000);
   }
@@ -48,12 +54,53 @@ async function msPerPress(page, selector, steps = STEPS) {
   return { median: at(0.5), p95: at(0.95) };
 }
 
+/** Main-thread ms of each of `steps` pointer moves of 2 px while dragging the thumb of the range
+ * input `selector` (scrolled into view first if it is not: the panel is sticky, but at the very
+ * top of the page its lower sliders start below the fold), turning back every 8 moves, the
+ * first run away from the nearer end. */
+async function msPerDrag(page, selector, steps = STEPS) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const taskSeconds = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  const slider = page.locator(selector);
+  await slider.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(200);
+  // The thumb's centre: where the value sits between min and max, inside the thumb's half width.
+  const { x, y, width, fraction, up } = await slider.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const fraction = (Number(el.value) - Number(el.min)) / (Number(el.max) - Number(el.min));
+    return { x: box.x, y: box.y + box.height / 2, width: box.width, fraction, up: fraction <= 0.5 };
+  });
+  const thumb = 8;
+  let at = x + thumb + fraction * (width - 2 * thumb);
+  await page.mouse.move(at, y);
+  await page.mouse.down();
+  const before = await slider.inputValue();
+  let moved = false;
+  const samples = [];
+  for (let i = 0; i < steps; i++) {
+    const start = await taskSeconds();
+    at += (Math.floor(i / 8) % 2 === 0) === up ? 2 : -2;
+    await page.mouse.move(at, y);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    samples.push(((await taskSeconds()) - start) * 1000);
+    // Read after the measurement, once: the drag really moves the value.
+    if (i === 0) moved = (await slider.inputValue()) !== before;
+  }
+  await page.mouse.up();
+  await cdp.detach();
+  samples.sort((a, b) => a - b);
+  const q = (p) => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))];
+  return { median: q(0.5), p95: q(0.95), moved };
+}
+
 async function floor(page) {
   // A blank document first: setContent keeps the current page's (strict) policy, which would
   // block the floor page's inline script.
   await page.goto('about:blank');
   await page.setContent(ONE_SLIDER);
-  return msPerPress(page, '#s');
+  return { keys: await msPerPress(page, '#s'), drag: await msPerDrag(page, '#s') };
 }
 
 const fmt = (x) => x.toFixed(2).padStart(6);
@@ -67,15 +114,23 @@ async function scenario(page, label, path, prepare, budget) {
   const rows = [];
   for (const [name, selector] of SLIDERS) {
     const { median, p95 } = await msPerPress(page, selector);
-    rows.push({ name, median, p95, above: median - base.median });
+    rows.push({ name, median, p95, above: median - base.keys.median });
+  }
+  // Then by pointer, from where the keys left the page (the sliders are at most a screen away).
+  for (const [name, selector] of SLIDERS) {
+    const { median, p95, moved } = await msPerDrag(page, selector);
+    expect(moved, `dragging ${name} moves it`).toBe(true);
+    rows.push({ name: `${name} (drag)`, median, p95, above: median - base.drag.median });
   }
   for (const r of rows) {
     console.log(
-      `perf: ${label.padEnd(44)} ${r.name.padEnd(17)} median ${fmt(r.median)} ms  p95 ${fmt(r.p95)} ms  ` +
+      `perf: ${label.padEnd(44)} ${r.name.padEnd(24)} median ${fmt(r.median)} ms  p95 ${fmt(r.p95)} ms  ` +
         `above one slider ${fmt(r.above)} ms (goal ${budget} ms: ${r.above <= budget ? 'met' : 'MISSED'})`,
     );
   }
-  console.log(`perf: ${label.padEnd(44)} one-slider page   median ${fmt(base.median)} ms  p95 ${fmt(base.p95)} ms`);
+  for (const [how, floor] of [['keys', base.keys], ['drag', base.drag]]) {
+    console.log(`perf: ${label.padEnd(44)} ${`one-slider page (${how})`.padEnd(24)} median ${fmt(floor.median)} ms  p95 ${fmt(floor.p95)} ms`);
+  }
   return rows;
 }
 

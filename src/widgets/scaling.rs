@@ -6,9 +6,8 @@
 use super::card::WidgetCard;
 use super::controls::NumberField;
 use super::scaling_charts::{CompareChart, Comparison, PlaneAngles};
-use super::wavelength_chart::WavelengthChart;
 use super::readout::Readout;
-use super::{field::key_label, use_lab};
+use super::{field::key_label, use_lab, wavelength_chart::WavelengthChart};
 use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
 use crate::state::config::read_config;
 use crate::state::param::{self, Param};

@@ -199,18 +199,15 @@ fn PeriodRow(
         view! { <td>{theta}</td><td>{wavelength}</td><td>{turns}</td> }
     };
     let no_turn = move || rows.with(|(f, context)| f.get(i).is_some_and(|theta| turns_within(*theta, *context) < 1.0));
-    let is_selected = move |selected: &Selector<usize>| {
-        let selected = selected.clone();
-        move || selected.selected(&i)
-    };
-    let (marked, pressed, tab_stop) = (is_selected(&selected), is_selected(&selected), is_selected(&selected));
+    // One subscription to the selection per row: it wakes only the rows that gain or lose it.
+    let is_selected = Memo::new(move |_| selected.selected(&i));
     view! {
-        <tr class:selected=marked class:no-turn=no_turn>
+        <tr class:selected=is_selected class:no-turn=no_turn>
             <th scope="row">
                 <button type="button" class="row-select" data-plane=i
-                    aria-pressed=move || pressed().to_string()
+                    aria-pressed=move || is_selected.get().to_string()
                     // One tab stop for the whole table: the selected row's.
-                    tabindex=move || if tab_stop() { "0" } else { "-1" }
+                    tabindex=move || if is_selected.get() { "0" } else { "-1" }
                     on:click=on_click on:keydown=on_key>
                     {i}
                 </button>

@@ -76,7 +76,7 @@ const PROPERTIES: [(&str, [(bool, &str); 4]); 5] = [
 pub fn CountingWidget() -> impl IntoView {
     let lab = use_lab();
     let p = lab.select(|s| s.p);
-    let p_i64 = Memo::new(move |_| p.get() as i64);
+    let p_i64 = lab.select(|s| i64::from(s.p));
     let params = lab.select(|s| RopeParams::new(s.base, s.dim).ok());
     let dark = use_dark_mode();
     let bits = Memo::new(move |_| binary_code(p.get()));

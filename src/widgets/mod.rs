@@ -58,7 +58,10 @@ pub const FIELD_PARAMS: [&str; 26] = [
 /// change, in one memo), and the notices about corrected input.
 #[derive(Clone, Copy)]
 pub struct Lab {
-    pub state: RwSignal<LabState>,
+    /// Read-only: every change goes through [`Lab::write`] (and the methods built on it), which
+    /// keeps the selections up to date.
+    pub state: ReadSignal<LabState>,
+    set_state: WriteSignal<LabState>,
     pub derived: Memo<Result<Derived, RopeError>>,
     /// What was corrected when the page loaded (the URL), and later corrections of parameters
     /// that have no field: shown at the top of the page until dismissed.
@@ -71,27 +74,35 @@ pub struct Lab {
     pub vectors: Memo<Option<Vectors>>,
     /// Whether the rotation lab's animation plays: the lab's button and the page's space key.
     pub playing: RwSignal<bool>,
+    /// What [`Lab::select`] and [`Lab::select_derived`] keep up to date on every write.
+    selections: StoredValue<Vec<Refresh>, LocalStorage>,
 }
+
+/// Recomputes one selection from the new state and sets its signal if the value changed; false
+/// once the signal is gone (its component unmounted), and it is dropped.
+type Refresh = Box<dyn Fn(&LabState, Option<&Derived>) -> bool>;
 
 impl Lab {
     pub fn new(state: LabState, notices: Vec<Notice>) -> Self {
-        let state = RwSignal::new(state);
+        let (state, set_state) = signal(state);
         let derived = Memo::new(move |_| state.with(Derived::compute));
         let vectors = Memo::new(move |_| derived.with(|d| d.as_ref().ok().map(|d| d.vectors.clone())));
         Self {
             state,
+            set_state,
             derived,
             notices: RwSignal::new(notices),
             field_notices: RwSignal::new(Vec::new()),
             vectors,
             playing: RwSignal::new(false),
+            selections: StoredValue::new_local(Vec::new()),
         }
     }
 
     /// Every setting back to its default (the page's "Reset" and the key R); the notices go.
     pub fn reset(&self) {
         self.playing.set(false);
-        self.state.update(LabState::reset);
+        self.write(LabState::reset);
         self.notices.set(Vec::new());
         self.field_notices.set(Vec::new());
     }
@@ -140,7 +151,7 @@ impl Lab {
     /// Runs one of the state's domain methods; the notices it returns are shown.
     pub fn edit<R: IntoNotices>(&self, action: impl FnOnce(&mut LabState) -> R) {
         let mut corrections = Vec::new();
-        self.state.update(|s| corrections = action(s).into_notices());
+        self.write(|s| corrections = action(s).into_notices());
         if !corrections.is_empty() {
             self.record(corrections);
         }
@@ -150,31 +161,69 @@ impl Lab {
     /// that would leave the valid positions.
     pub fn shift(&self, by: i64, both: bool) -> bool {
         let mut moved = false;
-        self.state.maybe_update(|s| {
+        self.set_state.maybe_update(|s| {
             moved = s.shift_positions(by, both);
             moved
         });
+        if moved {
+            self.refresh();
+        }
         moved
     }
 
-    /// A memo of one slice of the state. Views bind to these, not to the whole state, so that
+    /// A signal of one slice of the state. Views bind to these, not to the whole state, so that
     /// moving one slider only touches the DOM that shows what changed (every needless write
     /// to an input or a text costs the browser layout and paint on the slider's hot path).
-    pub fn select<T>(&self, slice: impl Fn(&LabState) -> T + Send + Sync + 'static) -> Memo<T>
+    /// [`Lab::write`] sets it only when its value changes. (A memo of the state, as before, was
+    /// woken with every view reading it by each change of anything: a step of base re-checked
+    /// every binding of the page through Leptos' task queue for the few dozen that change.)
+    pub fn select<T>(&self, slice: impl Fn(&LabState) -> T + 'static) -> ReadSignal<T>
     where
         T: PartialEq + Send + Sync + 'static,
     {
-        let state = self.state;
-        Memo::new(move |_| state.with(&slice))
+        self.selection(move |s, _| slice(s))
     }
 
-    /// A memo of one derived value (`None` only if the core refused the state), for the same reason.
-    pub fn select_derived<T>(&self, value: impl Fn(&Derived) -> T + Send + Sync + 'static) -> Memo<Option<T>>
+    /// A selection of one derived value (`None` only if the core refused the state), for the same reason.
+    pub fn select_derived<T>(&self, value: impl Fn(&Derived) -> T + 'static) -> ReadSignal<Option<T>>
     where
         T: PartialEq + Send + Sync + 'static,
     {
-        let derived = self.derived;
-        Memo::new(move |_| derived.with(|d| d.as_ref().ok().map(&value)))
+        self.selection(move |_, d| d.map(&value))
+    }
+
+    fn selection<T>(&self, pick: impl Fn(&LabState, Option<&Derived>) -> T + 'static) -> ReadSignal<T>
+    where
+        T: PartialEq + Send + Sync + 'static,
+    {
+        let first = self.state.with_untracked(|s| self.derived.with_untracked(|d| pick(s, d.as_ref().ok())));
+        let (read, write) = signal(first);
+        self.selections.update_value(|all| {
+            all.push(Box::new(move |s, d| {
+                let next = pick(s, d);
+                match read.try_with_untracked(|now| *now != next) {
+                    Some(true) => write.try_set(next).is_none(),
+                    Some(false) => true,
+                    None => false,
+                }
+            }))
+        });
+        read
+    }
+
+    /// Changes the state, then brings every selection up to date (setting only those that changed).
+    pub fn write(&self, change: impl FnOnce(&mut LabState)) {
+        self.set_state.update(change);
+        self.refresh();
+    }
+
+    fn refresh(&self) {
+        self.state.with_untracked(|s| {
+            self.derived.with_untracked(|d| {
+                let d = d.as_ref().ok();
+                self.selections.update_value(|all| all.retain(|refresh| refresh(s, d)));
+            })
+        });
     }
 
     /// Reads one derived value; `None` only if the core refused the state (never for a

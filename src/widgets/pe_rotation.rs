@@ -45,7 +45,7 @@ pub fn PeRotationWidget() -> impl IntoView {
     let lab = use_lab();
     let p = lab.select(|s| s.p);
     let shift = lab.select(|s| s.shift);
-    let (p_i64, shift_i64) = (Memo::new(move |_| p.get() as i64), Memo::new(move |_| shift.get() as i64));
+    let (p_i64, shift_i64) = (lab.select(|s| i64::from(s.p)), lab.select(|s| i64::from(s.shift)));
     let params = lab.select(|s| RopeParams::new(s.base, s.dim).ok());
     let plane = lab.select(|s| s.plane);
     let error = Memo::new(move |_| params.get().map(|params| pe_rotation_error(params, p.get() as f64, shift.get() as f64)));

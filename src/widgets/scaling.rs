@@ -186,7 +186,7 @@ pub fn ScalingWidget() -> impl IntoView {
             Err(error) => config_report.set(vec![(true, format!("Not JSON, nothing changed: {error}."))]),
             Ok(reading) => {
                 let mut notices = Vec::new();
-                lab.state.update(|s| notices = s.apply_config(&reading));
+                lab.write(|s| notices = s.apply_config(&reading));
                 let mut report: Vec<(bool, String)> = Vec::new();
                 report.push((false, if reading.read.is_empty() { "Nothing RoPE Lab reads was found.".to_string() } else { format!("Read: {}.", reading.read.join("; ")) }));
                 report.extend(reading.skipped.into_iter().map(|s| (true, format!("{s}."))));

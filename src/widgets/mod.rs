@@ -71,7 +71,7 @@ pub struct Lab {
     pub field_notices: RwSignal<Vec<Notice>>,
     /// q, k and the rotation in effect, derived once for all widgets; unchanged when only m,
     /// n or r move.
-    pub vectors: Memo<Option<Vectors>>,
+    pub vectors: ReadSignal<Option<Vectors>>,
     /// Whether the rotation lab's animation plays: the lab's button and the page's space key.
     pub playing: RwSignal<bool>,
     /// What [`Lab::select`] and [`Lab::select_derived`] keep up to date on every write.
@@ -86,17 +86,18 @@ impl Lab {
     pub fn new(state: LabState, notices: Vec<Notice>) -> Self {
         let (state, set_state) = signal(state);
         let derived = Memo::new(move |_| state.with(Derived::compute));
-        let vectors = Memo::new(move |_| derived.with(|d| d.as_ref().ok().map(|d| d.vectors.clone())));
-        Self {
+        let lab = Self {
             state,
             set_state,
             derived,
             notices: RwSignal::new(notices),
             field_notices: RwSignal::new(Vec::new()),
-            vectors,
+            vectors: signal(None).0, // replaced below, once the selections exist
             playing: RwSignal::new(false),
             selections: StoredValue::new_local(Vec::new()),
-        }
+        };
+        // q, k and the rotation: a selection like any other, set only when they change.
+        Self { vectors: lab.select_derived(|d| d.vectors.clone()), ..lab }
     }
 
     /// Every setting back to its default (the page's "Reset" and the key R); the notices go.

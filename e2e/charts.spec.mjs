@@ -70,7 +70,7 @@ test('heatmap: hover reads a cell, a click moves m and n, modes switch', async (
 // readable values and the description follow every step; in view, everything is current.
 test('out of view, charts wait for the reader; readable values and descriptions do not', async ({ page }) => {
   await open(page, '/?dim=8&m=40&n=10');
-  const heatmap = page.locator('[data-widget="heatmap"] canvas');
+  const heatmap = page.locator('[data-widget="heatmap"] .heatmap-canvas');
   await page.locator('#m-slider').focus();
   await page.keyboard.press('ArrowRight');
   await expect(heatmap).toHaveAttribute('aria-label', /purple negative, green positive\. At m = 41, n = 10: [−-]?[0-9]/);
@@ -154,6 +154,28 @@ test('each chart exports its data as CSV and its picture as PNG', async ({ page 
     const bytes = readFileSync(await png.path());
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     expect(bytes.length).toBeGreaterThan(2000);
+    if (name === 'heatmap') {
+      // The map is drawn in layers (frame, then the cells over it): the PNG holds both, the
+      // cell at row 60, column 100 where the page shows it, in its colour.
+      const [got, shown] = await page.evaluate(async (png) => {
+        const picture = new Image();
+        picture.src = `data:image/png;base64,${png}`;
+        await picture.decode();
+        const copy = document.createElement('canvas');
+        [copy.width, copy.height] = [picture.width, picture.height];
+        copy.getContext('2d').drawImage(picture, 0, 0);
+        const frame = document.querySelector('.heatmap-canvas');
+        const cells = document.querySelector('.heatmap-cells');
+        const [f, c] = [frame.getBoundingClientRect(), cells.getBoundingClientRect()];
+        const ratio = frame.width / f.width;
+        const x = Math.floor((c.left - f.left + (c.width * 100.5) / 256) * ratio);
+        const y = Math.floor((c.top - f.top + (c.height * 60.5) / 256) * ratio);
+        const rgb = (data) => [...data.slice(0, 3)].join(',');
+        return [rgb(copy.getContext('2d').getImageData(x, y, 1, 1).data), rgb(cells.getContext('2d').getImageData(100, 60, 1, 1).data)];
+      }, bytes.toString('base64'));
+      expect(got).toBe(shown);
+      expect(shown).not.toBe('0,0,0');
+    }
   }
 });
 

@@ -175,10 +175,10 @@ test('charts say what they show, with their numbers, as the state changes', asyn
   const bars = page.locator('[data-widget="clocks"] canvas.bars-canvas');
   await expect(bars).toHaveAttribute('aria-label', /They add up to the score -?[0-9.]+|They add up to the score −[0-9.]+/);
   const before = await bars.getAttribute('aria-label');
-  await expect(page.locator('[data-widget="heatmap"] canvas')).toHaveAttribute('aria-label', /At m = 40, n = 10: /);
+  await expect(page.locator('[data-widget="heatmap"] .heatmap-canvas')).toHaveAttribute('aria-label', /At m = 40, n = 10: /);
   await page.evaluate(() => document.activeElement.blur());
   await page.locator('body').press('ArrowRight');
-  await expect(page.locator('[data-widget="heatmap"] canvas')).toHaveAttribute('aria-label', /At m = 41, n = 10: /);
+  await expect(page.locator('[data-widget="heatmap"] .heatmap-canvas')).toHaveAttribute('aria-label', /At m = 41, n = 10: /);
   await expect(bars).not.toHaveAttribute('aria-label', before);
   await expect(page.locator('[data-widget="decay"] canvas').first()).toHaveAttribute('aria-label', /At r = 0: bound /);
 });

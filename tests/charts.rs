@@ -428,7 +428,7 @@ fn the_frequency_heatmap_and_full_decay_charts_match_their_snapshots() {
         })),
         ("decay-full.svg", render(&decay, &ChartStyle::DARK)),
         ("heatmap-frame.svg", svg_of((640, layout.height().ceil() as u32), |area| {
-            draw_heatmap_frame(area, &HeatmapFrame { origin: (172, 72), size: 256, limit: 21.5 }, &layout, &ChartStyle::LIGHT).unwrap();
+            draw_heatmap_frame(area, &HeatmapFrame { origin: (172, 72), size: 256, limit: Some(21.5) }, &layout, &ChartStyle::LIGHT).unwrap();
         })),
     ];
     for (name, svg) in cases {

@@ -306,17 +306,14 @@ mod heatmap {
     use rope_lab::charts::heatmap_layout;
     use rope_lab::widgets::heatmap::HeatmapWidget;
 
-    /// The RGB of the centre of cell (row, col) of a 256-cell window.
-    fn cell_colour(canvas: &HtmlCanvasElement, row: usize, col: usize) -> (u8, u8, u8) {
-        let layout = heatmap_layout(canvas.client_width() as f64);
-        let ratio = canvas.width() as f64 / canvas.client_width() as f64;
-        let x = (layout.left + (col as f64 + 0.5) / 256.0 * layout.side) * ratio;
-        let y = (layout.top + (row as f64 + 0.5) / 256.0 * layout.side) * ratio;
-        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-        let p = context.get_image_data(x.floor(), y.floor(), 1.0, 1.0).unwrap().data();
+    /// The RGB of cell (row, col) of the 256-cell window: one pixel of the cells' canvas.
+    fn cell_colour(cells: &HtmlCanvasElement, row: usize, col: usize) -> (u8, u8, u8) {
+        let context: web_sys::CanvasRenderingContext2d = cells.get_context("2d").unwrap().unwrap().unchecked_into();
+        let p = context.get_image_data(col as f64, row as f64, 1.0, 1.0).unwrap().data();
         (p[0], p[1], p[2])
     }
 
+    /// Mounts the heatmap; returns its root, the cells' canvas once drawn, and the mount.
     async fn mount(query: &str) -> (HtmlElement, HtmlCanvasElement, impl Sized) {
         let root = container();
         let parsed = LabState::from_query(query);
@@ -325,24 +322,24 @@ mod heatmap {
             provide_context(lab);
             view! { <HeatmapWidget /> }
         });
-        let canvas: HtmlCanvasElement = root.query_selector("canvas").unwrap().unwrap().unchecked_into();
-        // No style sheet in this test page: give the canvas a size and let it redraw.
-        web_sys::HtmlElement::style(&canvas).set_property("width", "700px").unwrap();
+        let frame: HtmlCanvasElement = root.query_selector(".heatmap-canvas").unwrap().unwrap().unchecked_into();
+        let cells: HtmlCanvasElement = root.query_selector(".heatmap-cells").unwrap().unwrap().unchecked_into();
+        assert_eq!((cells.width(), cells.height()), (256, 256), "one canvas pixel per cell");
+        // No style sheet in this test page: give the frame a size and let it redraw.
+        web_sys::HtmlElement::style(&frame).set_property("width", "700px").unwrap();
         window().dispatch_event(&web_sys::Event::new("resize").unwrap()).unwrap();
-        // Drawn: the middle cell of the map is opaque.
+        // Drawn: the middle cell is opaque, and the cells lie over the frame's plot square.
         let drawn = || {
-            if canvas.width() == 0 || canvas.client_width() == 0 {
-                return false;
-            }
-            let layout = heatmap_layout(canvas.client_width() as f64);
-            let ratio = canvas.width() as f64 / canvas.client_width() as f64;
-            let (x, y) = ((layout.left + layout.side / 2.0) * ratio, (layout.top + layout.side / 2.0) * ratio);
-            let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-            context.get_image_data(x.floor(), y.floor(), 1.0, 1.0).unwrap().data()[3] == 255
+            let context: web_sys::CanvasRenderingContext2d = cells.get_context("2d").unwrap().unwrap().unchecked_into();
+            let opaque = context.get_image_data(128.0, 128.0, 1.0, 1.0).unwrap().data()[3] == 255;
+            let side = heatmap_layout(frame.client_width() as f64).side;
+            let width = web_sys::HtmlElement::style(&cells).get_property_value("width").unwrap_or_default();
+            let placed = width.trim_end_matches("px").parse::<f64>().is_ok_and(|w| (w - side).abs() < 0.1);
+            opaque && frame.client_width() > 0 && placed
         };
         settle_until(drawn).await;
         settle().await;
-        (root, canvas, handle)
+        (root, cells, handle)
     }
 
     #[wasm_bindgen_test]

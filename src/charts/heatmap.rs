@@ -99,6 +99,16 @@ impl HeatmapLayout {
         self.top + self.side + BOTTOM
     }
 
+    /// Where the legend's labels start, in CSS pixels: right of the colour bar.
+    pub fn legend_label_x(&self) -> f64 {
+        self.left + self.side + 34.0
+    }
+
+    /// The height of the legend's label for `t` (+1 at the top of the bar, −1 at its foot).
+    pub fn legend_label_y(&self, t: f64) -> f64 {
+        self.top + self.side * (1.0 - t) / 2.0
+    }
+
     /// The (row, column) of the cell under (x, y), for a window of `size` cells.
     pub fn cell_at(&self, x: f64, y: f64, size: usize) -> Option<(usize, usize)> {
         let (u, v) = ((x - self.left) / self.side, (y - self.top) / self.side);
@@ -115,7 +125,9 @@ pub struct HeatmapFrame {
     /// First m (top row) and first n (left column).
     pub origin: (i64, i64),
     pub size: usize,
-    pub limit: f64,
+    /// The colour scale's limit, written beside the legend bar; `None` leaves the labels to the
+    /// page (text over the canvas, so that a new limit does not repaint the frame).
+    pub limit: Option<f64>,
 }
 
 /// Draws axes (n across, m down) and the legend bar, leaving the plot
@@ -176,11 +188,10 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
         let y1 = top + side * (i + 1) as f64 / steps as f64;
         area.draw(&Rectangle::new([(px(bar_left), px(y0)), (px(bar_left + 14.0), px(y1) + 1)], RGBColor(r, g, b).filled()))?;
     }
-    for (t, label) in [(1.0, frame.limit), (0.0, 0.0), (-1.0, -frame.limit)] {
-        let y = top + side * (1.0 - t) / 2.0;
+    for (t, label) in frame.limit.map(|limit| [(1.0, limit), (0.0, 0.0), (-1.0, -limit)]).into_iter().flatten() {
         area.draw(&Text::new(
             short_number(label),
-            (px(bar_left + 18.0), px(y)),
+            (px(layout.legend_label_x()), px(layout.legend_label_y(t))),
             font(11.0).pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Left,
                 plotters::style::text_anchor::VPos::Center,

@@ -22,12 +22,19 @@ pub fn ExportButtons<F>(
     name: &'static str,
     /// The chart's data as CSV, header first.
     csv: F,
+    /// The PNG's data URL, for a chart drawn in layers; else the canvas' own.
+    #[prop(optional)]
+    picture: Option<Callback<(), Option<String>>>,
 ) -> impl IntoView
 where
     F: Fn() -> String + 'static,
 {
     let png = move |_| {
-        if let Some(url) = canvas.get_untracked().and_then(|c| c.to_data_url().ok()) {
+        let url = match picture {
+            Some(picture) => picture.run(()),
+            None => canvas.get_untracked().and_then(|c| c.to_data_url().ok()),
+        };
+        if let Some(url) = url {
             download(&url, &format!("rope-lab-{name}.png"));
         }
     };

@@ -111,51 +111,75 @@ pub fn HeatmapWidget() -> impl IntoView {
             format!("{head}, purple negative, green positive. At m = {m}, n = {n}: {here}")
         }
     };
-    let bitmap = StoredValue::new_local(None::<HtmlCanvasElement>);
+    // The frame (axes, colour bar) is redrawn only when the window moves or the theme or size
+    // changes; the cells are a 256 × 256 canvas of their own over the plot square, scaled by
+    // the browser, so that a step of base or d writes 65,536 pixels and no more; the limits
+    // are text over the frame (issue 9).
     let canvas_size = use_canvas_frames(
         canvas,
-        move || {
-            // The current (m, n) is a ring over the canvas (below), so moving it costs no redraw.
-            let frame = HeatmapFrame { origin: origin.get(), size: WINDOW, limit: limit.get() };
-            let pixels = cells.with(|c| heatmap_rgba(c, limit.get()));
-            (frame, pixels, style.get())
-        },
+        move || (HeatmapFrame { origin: origin.get(), size: WINDOW, limit: None }, style.get()),
         |width, _| Some(heatmap_layout(width).height()),
-        move |element, (frame, pixels, style), size| {
-            let ratio = size.ratio;
+        move |element, (frame, style), size| {
             let layout = heatmap_layout(size.width);
             shown_layout.set(Some(layout));
             // The frame's margins are laid out for ordinary type: no presenter magnification.
-            let style = style.magnified(1.0).with_scale(ratio);
+            let style = style.magnified(1.0).with_scale(size.ratio);
             if let Some(backend) = MeasuredCanvas::new(element.clone()) {
                 let _ = draw_heatmap_frame(&backend.into_drawing_area(), frame, &layout, &style);
             }
-            // The cells: pixels into a window-sized bitmap, scaled into the plot square.
-            let offscreen = bitmap
-                .with_value(|b| b.clone())
-                .or_else(|| document().create_element("canvas").ok()?.dyn_into::<HtmlCanvasElement>().ok());
-            let (Some(offscreen), Some(context)) = (offscreen, context_2d(element)) else { return };
-            offscreen.set_width(WINDOW as u32);
-            offscreen.set_height(WINDOW as u32);
-            if pixels.len() == WINDOW * WINDOW * 4 {
-                if let (Ok(image), Some(bitmap_context)) = (
-                    web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(pixels), WINDOW as u32, WINDOW as u32),
-                    context_2d(&offscreen),
-                ) {
-                    let _ = bitmap_context.put_image_data(&image, 0.0, 0.0);
-                    context.set_image_smoothing_enabled(false);
-                    let _ = context.draw_image_with_html_canvas_element_and_dw_and_dh(
-                        &offscreen,
-                        layout.left * ratio,
-                        layout.top * ratio,
-                        layout.side * ratio,
-                        layout.side * ratio,
-                    );
-                }
-            }
-            bitmap.set_value(Some(offscreen));
         },
     );
+    let cells_canvas = NodeRef::<Canvas>::new();
+    let latest_pixels = StoredValue::new_local(None::<Vec<u8>>);
+    Effect::new(move |_| {
+        if !in_view.get() {
+            return;
+        }
+        let pixels = cells.with(|c| heatmap_rgba(c, limit.get()));
+        let waiting = latest_pixels.with_value(Option::is_some);
+        latest_pixels.set_value(Some(pixels));
+        // Reading the node ref also runs this again once the canvas is mounted.
+        if cells_canvas.get().is_none() || waiting {
+            return;
+        }
+        request_animation_frame(move || {
+            let (Some(Some(pixels)), Some(element)) = (latest_pixels.try_update_value(Option::take), cells_canvas.get_untracked()) else {
+                return; // gone, or drawn already
+            };
+            put_cells(&element, pixels);
+        });
+    });
+    let limit_label = move |t: f64| {
+        let layout = shown_layout.get()?;
+        Some((format!("{:.1}px", layout.legend_label_x()), format!("{:.1}px", layout.legend_label_y(t)), short_number(t * limit.get())))
+    };
+    let limit_labels = [1.0, 0.0, -1.0].map(|t| {
+        view! {
+            <span class="heatmap-limit" aria-hidden="true" hidden=move || shown_layout.with(Option::is_none)
+                style:left=move || limit_label(t).map(|l| l.0) style:top=move || limit_label(t).map(|l| l.1)>
+                {move || limit_label(t).map(|l| l.2)}
+            </span>
+        }
+    });
+    let square = move |pick: fn(&crate::charts::HeatmapLayout) -> f64| move || shown_layout.get().map(|l| format!("{:.1}px", pick(&l)));
+    // The PNG: the frame with its limits written in, and the cells scaled into it.
+    let picture = move || -> Option<String> {
+        let (element, cells_element) = (canvas.get_untracked()?, cells_canvas.get_untracked()?);
+        let (css_width, _) = canvas_size.get_untracked();
+        let ratio = element.width() as f64 / css_width.max(1.0);
+        let layout = heatmap_layout(css_width);
+        let copy: HtmlCanvasElement = document().create_element("canvas").ok()?.dyn_into().ok()?;
+        copy.set_width(element.width());
+        copy.set_height(element.height());
+        let frame = HeatmapFrame { origin: origin.get_untracked(), size: WINDOW, limit: Some(limit.get_untracked()) };
+        let style = style.get_untracked().magnified(1.0).with_scale(ratio);
+        draw_heatmap_frame(&MeasuredCanvas::new(copy.clone())?.into_drawing_area(), &frame, &layout, &style).ok()?;
+        let context = context_2d(&copy)?;
+        context.set_image_smoothing_enabled(false);
+        let (x, y, side) = (layout.left * ratio, layout.top * ratio, layout.side * ratio);
+        context.draw_image_with_html_canvas_element_and_dw_and_dh(&cells_element, x, y, side, side).ok()?;
+        copy.to_data_url().ok()
+    };
     // Rings over the current (m, n) and over the cell being read, placed in CSS pixels on the
     // drawn layout (through the style object, not a style attribute).
     let place = move |cell: Option<(i64, i64)>| {
@@ -293,14 +317,18 @@ pub fn HeatmapWidget() -> impl IntoView {
                 on:click=on_click
                 on:keydown=on_key
             ></canvas>
+            <canvas class="heatmap-cells" node_ref=cells_canvas width=WINDOW height=WINDOW aria-hidden="true"
+                hidden=move || shown_layout.with(Option::is_none)
+                style:left=square(|l| l.left) style:top=square(|l| l.top) style:width=square(|l| l.side) style:height=square(|l| l.side)></canvas>
+            {limit_labels}
             // Moved by a transform on a layer of their own: a step of m or n recomposites the
             // rings instead of repainting the map under them.
-            {move || marker().map(|(x, y)| view! {
-                <span class="heatmap-marker" aria-hidden="true" style:transform=format!("translate({x}, {y})")></span>
-            })}
-            {move || probe_marker().map(|(x, y)| view! {
-                <span class="heatmap-marker heatmap-probe" aria-hidden="true" style:transform=format!("translate({x}, {y})")></span>
-            })}
+            // Elements that stay, moved by their transform (a rebuilt element has every attribute
+            // rewritten under erase_components), hidden while their cell is outside the window.
+            <span class="heatmap-marker" aria-hidden="true" hidden=move || marker().is_none()
+                style:transform=move || marker().map(|(x, y)| format!("translate({x}, {y})"))></span>
+            <span class="heatmap-marker heatmap-probe" aria-hidden="true" hidden=move || probe_marker().is_none()
+                style:transform=move || probe_marker().map(|(x, y)| format!("translate({x}, {y})"))></span>
             </div>
             <p class="hover-readout" class:hint=move || reading.with(Option::is_none) data-testid="heatmap-hover" id="heatmap-hover" aria-live="polite"
                 data-m=move || reading.get().map(|(m, _, _)| m.to_string())
@@ -316,7 +344,19 @@ pub fn HeatmapWidget() -> impl IntoView {
                         .to_string(),
                 }}
             </p>
-            <ExportButtons canvas name="heatmap" csv />
+            <ExportButtons canvas name="heatmap" csv picture=Callback::new(move |()| picture()) />
         </WidgetCard>
+    }
+}
+
+/// Writes the window's pixels into the cells' canvas, one canvas pixel per cell.
+fn put_cells(element: &HtmlCanvasElement, pixels: Vec<u8>) {
+    if pixels.len() != WINDOW * WINDOW * 4 {
+        return;
+    }
+    if let (Ok(image), Some(context)) =
+        (web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels), WINDOW as u32, WINDOW as u32), context_2d(element))
+    {
+        let _ = context.put_image_data(&image, 0.0, 0.0);
     }
 }

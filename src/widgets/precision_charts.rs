@@ -9,6 +9,7 @@ use crate::charts::format::{log_tick, whole_number};
 use crate::rope::{angle_gap, log_positions, plane_angle_errors, ErrorSource, Format, Pipeline};
 use leptos::html::Div;
 use leptos::prelude::*;
+use std::fmt::Write as _;
 
 const W: f64 = 420.0;
 const LEFT: f64 = 52.0;
@@ -65,24 +66,22 @@ pub fn PlaneErrors(inv_freq: ReadSignal<Option<Vec<f64>>>, format: ReadSignal<Fo
             Some((whole, position_only))
         })
     });
-    let drawing = move || {
-        errors.with(|e| {
-            let (whole, position_only) = e.as_ref()?;
-            let col = (W - LEFT - RIGHT) / whole.len().max(1) as f64;
-            let x = move |i: usize| LEFT + (i as f64 + 0.5) * col;
-            let r = (col * 0.35).clamp(1.0, 3.5);
-            let rings = position_only.iter().enumerate().map(|(i, v)| view! {
-                <circle class="ring" cx=format!("{:.1}", x(i)) cy=format!("{:.1}", error_y(*v, H)) r=r />
-            }).collect_view();
-            let dots = whole.iter().enumerate().map(|(i, v)| view! {
-                <circle class="dot" cx=format!("{:.1}", x(i)) cy=format!("{:.1}", error_y(*v, H)) r=r * 0.8 />
-            }).collect_view();
-            Some(view! {
-                {error_axis(H)}{rings}{dots}
-                <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 8.0 text-anchor="middle">"plane i (fast → slow)"</text>
-                {y_title(H, "angle error (rad)")}
+    // Two paths, rings and dots, each all its circles: elements that stay while m moves (a
+    // rebuilt element has every attribute rewritten), d/2 circles of each on the m slider's path.
+    let circles = move |pick: fn(&(Vec<f64>, Vec<f64>)) -> &Vec<f64>, scale: f64| {
+        move || {
+            errors.with(|e| {
+                let values = pick(e.as_ref()?);
+                let col = (W - LEFT - RIGHT) / values.len().max(1) as f64;
+                let r = (col * 0.35).clamp(1.0, 3.5) * scale;
+                let mut path = String::with_capacity(values.len() * 48);
+                for (i, v) in values.iter().enumerate() {
+                    let (x, y) = (LEFT + (i as f64 + 0.5) * col, error_y(*v, H));
+                    let _ = write!(path, "M{:.1},{y:.1}a{r:.2},{r:.2} 0 1 0 {:.2},0a{r:.2},{r:.2} 0 1 0 {:.2},0", x - r, 2.0 * r, -2.0 * r);
+                }
+                Some(path)
             })
-        })
+        }
     };
     let summary = move || {
         let format = format.get().as_str();
@@ -99,7 +98,13 @@ pub fn PlaneErrors(inv_freq: ReadSignal<Option<Vec<f64>>>, format: ReadSignal<Fo
     };
     view! {
         <figure class="precision-figure" node_ref=figure>
-            <svg class="precision-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=summary>{drawing}</svg>
+            <svg class="precision-chart" viewBox=format!("0 0 {W} {H}") role="img" aria-label=summary>
+                {error_axis(H)}
+                <path class="ring" d=circles(|e| &e.1, 1.0) />
+                <path class="dot" d=circles(|e| &e.0, 0.8) />
+                <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 8.0 text-anchor="middle">"plane i (fast → slow)"</text>
+                {y_title(H, "angle error (rad)")}
+            </svg>
             <figcaption class="legend">
                 <span><span class="legend-mark dot"></span>" the whole pipeline in the format"</span>
                 <span><span class="legend-mark ring"></span>" the position rounded alone"</span>
@@ -135,27 +140,31 @@ pub fn ErrorByPosition(inv_freq: ReadSignal<Option<Vec<f64>>>, format: ReadSigna
         inv_freq.with(|f| f.as_ref().map(|f| CURVES.iter().map(|(_, _, source)| source.envelope(&positions, f)).collect()))
     });
     let positions_for_draw = log_positions(LAST_POSITION, 160);
-    let drawing = move || {
-        curves.with(|c| {
-            let c = c.as_ref()?;
-            let chosen = match format.get() {
-                Format::Bf16 => "bf16",
-                Format::Fp16 => "fp16",
-                Format::F32 => "f32",
-                Format::F64 => "",
+    // One polyline per curve, made once: each step of b or d rewrites its points only.
+    let lines = CURVES
+        .iter()
+        .enumerate()
+        .map(|(i, (class, _, _))| {
+            let positions = positions_for_draw.clone();
+            let points = move || {
+                curves.with(|c| {
+                    let values = c.as_ref()?.get(i)?;
+                    let mut points = String::with_capacity(values.len() * 12);
+                    for (p, v) in positions.iter().zip(values) {
+                        let _ = write!(points, "{:.1},{:.1} ", x(*p), error_y(*v, H));
+                    }
+                    Some(points.trim_end().to_string())
+                })
             };
-            let lines = CURVES.iter().zip(c).map(|((class, _, _), values)| {
-                let points = positions_for_draw
-                    .iter()
-                    .zip(values)
-                    .map(|(p, v)| format!("{:.1},{:.1}", x(*p), error_y(*v, H)))
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                view! { <polyline class=format!("curve {class}") class:chosen=*class == chosen points=points /> }
-            }).collect_view();
-            Some(view! { {lines} })
+            let chosen = move || match format.get() {
+                Format::Bf16 => *class == "bf16",
+                Format::Fp16 => *class == "fp16",
+                Format::F32 => *class == "f32",
+                Format::F64 => false,
+            };
+            view! { <polyline class=format!("curve {class}") class:chosen=chosen points=points /> }
         })
-    };
+        .collect_view();
     let ticks = (0..=6).map(|e| {
         let p = 10f64.powi(e);
         view! {
@@ -165,18 +174,14 @@ pub fn ErrorByPosition(inv_freq: ReadSignal<Option<Vec<f64>>>, format: ReadSigna
     }).collect_view();
     // The m line moves only near the screen, like the curves.
     let marked = while_in_view(in_view, move || m.get());
-    let marker = move || {
+    // The m line and its label stay; they move, and hide beyond the axis.
+    let at = move || {
         let m = marked.get();
-        (1..=LAST_POSITION as i64).contains(&m).then(|| {
-            let at = x(m as f64);
-            // The label sits low, where the curves have not yet risen, on the roomier side.
-            let (label_x, anchor) = if at > W - 110.0 { (at - 4.0, "end") } else { (at + 4.0, "start") };
-            view! {
-                <line class="m-line" x1=at x2=at y1=TOP y2=H - BOTTOM />
-                <text class="m-label" x=label_x y=H - BOTTOM - 6.0 text-anchor=anchor>{format!("m = {}", whole_number(m))}</text>
-            }
-        })
+        (1..=LAST_POSITION as i64).contains(&m).then(|| x(m as f64))
     };
+    // The label sits low, where the curves have not yet risen, on the roomier side.
+    let label_x = move || at().map(|at| if at > W - 110.0 { at - 4.0 } else { at + 4.0 });
+    let anchor = move || if at().is_some_and(|at| at > W - 110.0) { "end" } else { "start" };
     let summary = move || {
         curves.with(|c| match c {
             Some(c) => {
@@ -198,7 +203,11 @@ pub fn ErrorByPosition(inv_freq: ReadSignal<Option<Vec<f64>>>, format: ReadSigna
         <div class="precision-figure" node_ref=figure>
             <figure>
                 <svg class="precision-chart by-position" viewBox=format!("0 0 {W} {H}") role="img" aria-label=summary>
-                    {error_axis(H)}{ticks}{drawing}{marker}
+                    {error_axis(H)}{ticks}{lines}
+                    <line class="m-line" hidden=move || at().is_none() x1=at x2=at y1=TOP y2=H - BOTTOM />
+                    <text class="m-label" hidden=move || at().is_none() x=label_x y=H - BOTTOM - 6.0 text-anchor=anchor>
+                        {move || format!("m = {}", whole_number(marked.get()))}
+                    </text>
                     <text class="axis-title" x=LEFT + (W - LEFT - RIGHT) / 2.0 y=H - 4.0 text-anchor="middle">"position (tokens, log scale)"</text>
                     {y_title(H, "largest error so far (rad; cos/sin)")}
                 </svg>

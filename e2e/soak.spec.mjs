@@ -31,12 +31,15 @@ const GARBAGE = ['', '-1', '0', '1e308', '-1e308', 'NaN', 'abc', '0.5', '1,2,3',
 const KEYS = ['ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'];
 const QUERIES = ['', '?dim=8&m=3&n=1', '?base=1e9&dim=1024', '?scaling=yarn&factor=64', '?m=1e20&n=-4&q=1,NaN', '?dim=2&partial=0.3&scaling=longrope&seq=99999', '?theme=dark&range=1048576&log=1&compare=2,3,4,5', '?heatmap=sinusoidal&m=9999999'];
 
+// One readable value is infinite by contract (CONTRACT.md): m as fp16 stores it past 65,519 is
+// `inf`, the precision chapter's point; the soak's 5,000 actions type such positions.
 async function everyValueIsFinite(page) {
   const bad = await page.evaluate(() => {
+    const allow = (testid, item) => testid === 'position-in-format' && item === 'inf';
     const out = [];
     for (const el of document.querySelectorAll('[data-value]')) {
       for (const item of el.getAttribute('data-value').split(',')) {
-        if (item !== '' && !Number.isFinite(Number(item))) out.push(`${el.dataset.testid}: ${item}`);
+        if (item !== '' && !Number.isFinite(Number(item)) && !allow(el.dataset.testid, item)) out.push(`${el.dataset.testid}: ${item}`);
       }
     }
     for (const el of document.querySelectorAll('output')) if (/NaN|Infinity|\binf\b/.test(el.textContent)) out.push(`text: ${el.textContent}`);

@@ -77,25 +77,27 @@ pub fn AddOrRotateWidget() -> impl IntoView {
     let figure = NodeRef::<leptos::html::Div>::new();
     let in_view = use_in_view(figure);
     let pairs = while_in_view(in_view, move || numbers.with(|n| n.as_ref().map(|n| n.pairs)));
-    let arrows = move || {
+    // The drawing's numbers: the ring's radius, then the tips of q, q + PE(m) and R(m)q, each
+    // scaled so that the longest arrow reaches 1. The SVG stays; its attributes follow.
+    let geometry = Memo::new(move |_| {
         pairs.with(|pairs| {
             let pairs = pairs.as_ref()?;
             let longest = pairs.iter().map(|(x, y)| x.hypot(*y)).fold(1e-9, f64::max);
             let end = |(x, y): (f64, f64)| (format!("{:.3}", x / longest), format!("{:.3}", -y / longest));
-            let ring = format!("{:.3}", pairs[0].0.hypot(pairs[0].1) / longest);
-            let [q, added, rotated] = pairs.map(end);
-            Some(view! {
-                <svg viewBox="-1.25 -1.25 2.5 2.5" class="pair-arrows" aria-hidden="true">
-                    <circle class="dial-ring" r=ring />
-                    <line class="hand-q" x1="0" y1="0" x2=q.0.clone() y2=q.1.clone() />
-                    <line class="hand-added" x1="0" y1="0" x2=added.0.clone() y2=added.1.clone() />
-                    <line class="hand-rotated" x1="0" y1="0" x2=rotated.0.clone() y2=rotated.1.clone() />
-                    <circle class="dot-q" r="0.06" cx=q.0 cy=q.1 />
-                    <circle class="dot-added" r="0.06" cx=added.0 cy=added.1 />
-                    <circle class="dot-rotated" r="0.06" cx=rotated.0 cy=rotated.1 />
-                </svg>
-            })
+            Some((format!("{:.3}", pairs[0].0.hypot(pairs[0].1) / longest), pairs.map(end)))
         })
+    });
+    let tip = move |arrow: usize, y: bool| move || geometry.with(|g| g.as_ref().map(|(_, tips)| if y { tips[arrow].1.clone() } else { tips[arrow].0.clone() }));
+    let arrows = view! {
+        <svg viewBox="-1.25 -1.25 2.5 2.5" class="pair-arrows" aria-hidden="true" hidden=move || geometry.with(Option::is_none)>
+            <circle class="dial-ring" r=move || geometry.with(|g| g.as_ref().map(|(ring, _)| ring.clone())) />
+            <line class="hand-q" x1="0" y1="0" x2=tip(0, false) y2=tip(0, true) />
+            <line class="hand-added" x1="0" y1="0" x2=tip(1, false) y2=tip(1, true) />
+            <line class="hand-rotated" x1="0" y1="0" x2=tip(2, false) y2=tip(2, true) />
+            <circle class="dot-q" r="0.06" cx=tip(0, false) cy=tip(0, true) />
+            <circle class="dot-added" r="0.06" cx=tip(1, false) cy=tip(1, true) />
+            <circle class="dot-rotated" r="0.06" cx=tip(2, false) cy=tip(2, true) />
+        </svg>
     };
 
     view! {

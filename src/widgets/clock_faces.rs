@@ -20,7 +20,7 @@ pub fn ClockFaces(
     faces: Memo<Vec<ClockFace>>,
     /// The longest pair of q or k: hands are drawn relative to it.
     longest: Memo<f64>,
-    selected: ReadSignal<usize>,
+    selected: Memo<usize>,
 ) -> impl IntoView {
     let lab = use_lab();
     let style = use_chart_style();
@@ -80,7 +80,7 @@ fn ClockRow(
     faces: Memo<Vec<ClockFace>>,
     statics: Memo<Vec<(usize, Option<f64>)>>,
     longest: Memo<f64>,
-    selected: ReadSignal<usize>,
+    selected: Memo<usize>,
     style: Memo<ChartStyle>,
 ) -> impl IntoView {
     let lab = use_lab();

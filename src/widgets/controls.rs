@@ -121,7 +121,7 @@ pub fn PositionControl(
     label: &'static str,
     /// The typed change a slider value makes.
     change: fn(i64) -> Change,
-    value: ReadSignal<i64>,
+    value: Memo<i64>,
     #[prop(into)] max: Signal<i64>,
     /// The slider's id when `<name>-slider` is taken (a second control of the same parameter).
     #[prop(optional)]

@@ -47,6 +47,7 @@ use crate::charts::ChartStyle;
 use crate::rope::RopeError;
 use crate::state::{Change, Derived, LabState, Notice, Param, Vectors};
 use leptos::prelude::*;
+use std::sync::{Arc, PoisonError, RwLock};
 
 /// The parameters that have a field on the page: corrections of them are said next to it.
 pub const FIELD_PARAMS: [&str; 26] = [
@@ -71,33 +72,33 @@ pub struct Lab {
     pub field_notices: RwSignal<Vec<Notice>>,
     /// q, k and the rotation in effect, derived once for all widgets; unchanged when only m,
     /// n or r move.
-    pub vectors: ReadSignal<Option<Vectors>>,
+    pub vectors: Memo<Option<Vectors>>,
     /// Whether the rotation lab's animation plays: the lab's button and the page's space key.
     pub playing: RwSignal<bool>,
     /// What [`Lab::select`] and [`Lab::select_derived`] keep up to date on every write.
     selections: StoredValue<Vec<Refresh>, LocalStorage>,
 }
 
-/// Recomputes one selection from the new state and sets its signal if the value changed; false
-/// once the signal is gone (its component unmounted), and it is dropped.
+/// Recomputes one selection from the new state and wakes its memo if the value changed; false
+/// once the memo's component is gone, and the entry is dropped.
 type Refresh = Box<dyn Fn(&LabState, Option<&Derived>) -> bool>;
 
 impl Lab {
     pub fn new(state: LabState, notices: Vec<Notice>) -> Self {
         let (state, set_state) = signal(state);
         let derived = Memo::new(move |_| state.with(Derived::compute));
-        let lab = Self {
+        let selections = StoredValue::new_local(Vec::new());
+        Self {
             state,
             set_state,
             derived,
             notices: RwSignal::new(notices),
             field_notices: RwSignal::new(Vec::new()),
-            vectors: signal(None).0, // replaced below, once the selections exist
+            // q, k and the rotation: a selection like any other, woken only when they change.
+            vectors: selection(state, derived, selections, Box::new(|_, d| d.map(|d| d.vectors.clone()))),
             playing: RwSignal::new(false),
-            selections: StoredValue::new_local(Vec::new()),
-        };
-        // q, k and the rotation: a selection like any other, set only when they change.
-        Self { vectors: lab.select_derived(|d| d.vectors.clone()), ..lab }
+            selections,
+        }
     }
 
     /// Every setting back to its default (the page's "Reset" and the key R); the notices go.
@@ -178,38 +179,19 @@ impl Lab {
     /// [`Lab::write`] sets it only when its value changes. (A memo of the state, as before, was
     /// woken with every view reading it by each change of anything: a step of base re-checked
     /// every binding of the page through Leptos' task queue for the few dozen that change.)
-    pub fn select<T>(&self, slice: impl Fn(&LabState) -> T + 'static) -> ReadSignal<T>
+    pub fn select<T>(&self, slice: impl Fn(&LabState) -> T + 'static) -> Memo<T>
     where
-        T: PartialEq + Send + Sync + 'static,
+        T: PartialEq + Clone + Send + Sync + 'static,
     {
-        self.selection(move |s, _| slice(s))
+        selection(self.state, self.derived, self.selections, Box::new(move |s, _| slice(s)))
     }
 
     /// A selection of one derived value (`None` only if the core refused the state), for the same reason.
-    pub fn select_derived<T>(&self, value: impl Fn(&Derived) -> T + 'static) -> ReadSignal<Option<T>>
+    pub fn select_derived<T>(&self, value: impl Fn(&Derived) -> T + 'static) -> Memo<Option<T>>
     where
-        T: PartialEq + Send + Sync + 'static,
+        T: PartialEq + Clone + Send + Sync + 'static,
     {
-        self.selection(move |_, d| d.map(&value))
-    }
-
-    fn selection<T>(&self, pick: impl Fn(&LabState, Option<&Derived>) -> T + 'static) -> ReadSignal<T>
-    where
-        T: PartialEq + Send + Sync + 'static,
-    {
-        let first = self.state.with_untracked(|s| self.derived.with_untracked(|d| pick(s, d.as_ref().ok())));
-        let (read, write) = signal(first);
-        self.selections.update_value(|all| {
-            all.push(Box::new(move |s, d| {
-                let next = pick(s, d);
-                match read.try_with_untracked(|now| *now != next) {
-                    Some(true) => write.try_set(next).is_none(),
-                    Some(false) => true,
-                    None => false,
-                }
-            }))
-        });
-        read
+        selection(self.state, self.derived, self.selections, Box::new(move |_, d| d.map(&value)))
     }
 
     /// Changes the state, then brings every selection up to date (setting only those that changed).
@@ -232,6 +214,56 @@ impl Lab {
     pub fn with_derived<T>(&self, f: impl FnOnce(&Derived) -> T) -> Option<T> {
         self.derived.with(|d| d.as_ref().ok().map(f))
     }
+}
+
+/// A memo of `pick` that only [`Lab::write`] wakes, and only when the value changed (through
+/// a trigger; the memo itself reads the value the write left). Compiled once per type of
+/// value, not once per call site (`pick` is boxed): the page has about a hundred selections.
+fn selection<T>(
+    state: ReadSignal<LabState>,
+    derived: Memo<Result<Derived, RopeError>>,
+    selections: StoredValue<Vec<Refresh>, LocalStorage>,
+    pick: Box<dyn Fn(&LabState, Option<&Derived>) -> T>,
+) -> Memo<T>
+where
+    T: PartialEq + Clone + Send + Sync + 'static,
+{
+    let first = state.with_untracked(|s| derived.with_untracked(|d| pick(s, d.as_ref().ok())));
+    let latest = Arc::new(RwLock::new(first));
+    let shown = latest.clone();
+    // Whether the value changed, and then the new value stored.
+    let changed = keep(selections, Box::new(move |s, d| {
+        let next = pick(s, d);
+        let mut now = latest.write().unwrap_or_else(PoisonError::into_inner);
+        let differs = *now != next;
+        if differs {
+            *now = next;
+        }
+        differs
+    }));
+    Memo::new(move |_| {
+        changed.track();
+        shown.read().unwrap_or_else(PoisonError::into_inner).clone()
+    })
+}
+
+/// Keeps `update` among the selections, behind a trigger it returns: each write runs it, and
+/// notifies the trigger when it says the value changed, until the trigger's owner is gone.
+/// Not generic, so that each selection's own code is only what depends on its type.
+fn keep(selections: StoredValue<Vec<Refresh>, LocalStorage>, update: Box<dyn Fn(&LabState, Option<&Derived>) -> bool>) -> Trigger {
+    let changed = Trigger::new();
+    selections.update_value(|all| {
+        all.push(Box::new(move |s, d| {
+            if changed.is_disposed() {
+                return false;
+            }
+            if update(s, d) {
+                changed.notify();
+            }
+            true
+        }))
+    });
+    changed
 }
 
 /// What a state action returns: the notices it produced, or nothing to say.

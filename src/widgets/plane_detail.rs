@@ -56,7 +56,7 @@ pub fn PlaneDetail(
     positions: Memo<(f64, f64)>,
     /// Inverse frequencies, one per plane.
     inv_freq: Memo<Vec<f64>>,
-    selected: ReadSignal<usize>,
+    selected: Memo<usize>,
 ) -> impl IntoView {
     let style = use_chart_style();
     let canvas = NodeRef::<Canvas>::new();

@@ -45,7 +45,7 @@ fn y_title(height: f64, text: &'static str) -> impl IntoView {
 /// Every plane's angle error at m: the whole pipeline in the format (dots), and the position
 /// rounded alone (rings).
 #[component]
-pub fn PlaneErrors(inv_freq: ReadSignal<Option<Vec<f64>>>, format: ReadSignal<Format>, m: ReadSignal<i64>) -> impl IntoView {
+pub fn PlaneErrors(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m: Memo<i64>) -> impl IntoView {
     const H: f64 = 220.0;
     let figure = NodeRef::<leptos::html::Figure>::new();
     let in_view = use_in_view(figure);
@@ -126,7 +126,7 @@ const CURVES: [(&str, &str, ErrorSource); 5] = [
 /// The largest error so far against position, on log axes, for each of [`CURVES`]; the chosen
 /// format's curve drawn heavier, and m marked.
 #[component]
-pub fn ErrorByPosition(inv_freq: ReadSignal<Option<Vec<f64>>>, format: ReadSignal<Format>, m: ReadSignal<i64>) -> impl IntoView {
+pub fn ErrorByPosition(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m: Memo<i64>) -> impl IntoView {
     const H: f64 = 280.0;
     let figure = NodeRef::<Div>::new();
     let in_view = use_in_view(figure);

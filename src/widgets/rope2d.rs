@@ -205,7 +205,7 @@ fn partner_hint(scores: Option<Scores>, lesson: &str) -> String {
 
 /// The picture with a grid of 64 buttons over it: one tab stop, arrows move, Enter picks.
 #[component]
-fn PatchPicker(patches: ReadSignal<((u8, u8), (u8, u8))>, role: RwSignal<Role>, pick: impl Fn(u8, u8) + Copy + Send + Sync + 'static) -> impl IntoView {
+fn PatchPicker(patches: Memo<((u8, u8), (u8, u8))>, role: RwSignal<Role>, pick: impl Fn(u8, u8) + Copy + Send + Sync + 'static) -> impl IntoView {
     let grid = NodeRef::<Div>::new();
     // The one cell in the tab order: the picked patch of the current role, or the last focused.
     let focused = RwSignal::new(None::<usize>);
@@ -283,7 +283,7 @@ fn PatchPicker(patches: ReadSignal<((u8, u8), (u8, u8))>, role: RwSignal<Role>, 
 /// One 8 × 8 map of the query's score with every key patch (SVG cells on the diverging scale),
 /// with q, k and k′ outlined.
 #[component]
-fn ScoreMap(maps: Memo<Option<Maps>>, patches: ReadSignal<((u8, u8), (u8, u8))>, axial: bool) -> impl IntoView {
+fn ScoreMap(maps: Memo<Option<Maps>>, patches: Memo<((u8, u8), (u8, u8))>, axial: bool) -> impl IntoView {
     const CELL: f64 = 10.0;
     let fill = move |cell: usize| {
         maps.with(|m| {

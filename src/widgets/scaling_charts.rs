@@ -86,7 +86,7 @@ fn polyline(distances: &[f64], values: &[f64], x: impl Fn(f64) -> f64, y: impl F
 /// The comparison: curves above, their difference below, the original and target contexts as
 /// vertical lines, distance on a log axis.
 #[component]
-pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: ReadSignal<ScalingMethod>) -> impl IntoView {
+pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMethod>) -> impl IntoView {
     // Redrawn only near the screen (dragging base at the top of the page does not rebuild it);
     // its description stays live.
     let figure = NodeRef::<leptos::html::Figure>::new();

@@ -47,7 +47,7 @@ impl Scale {
 }
 
 #[component]
-pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: ReadSignal<ScalingMethod>, contexts: ReadSignal<(u64, u64)>) -> impl IntoView {
+pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<ScalingMethod>, contexts: Memo<(u64, u64)>) -> impl IntoView {
     // Redrawn only near the screen, like the comparison; its description stays live.
     let figure = NodeRef::<leptos::html::Figure>::new();
     let in_view = use_in_view(figure);

@@ -173,12 +173,13 @@ impl Lab {
         moved
     }
 
-    /// A signal of one slice of the state. Views bind to these, not to the whole state, so that
+    /// A memo of one slice of the state. Views bind to these, not to the whole state, so that
     /// moving one slider only touches the DOM that shows what changed (every needless write
     /// to an input or a text costs the browser layout and paint on the slider's hot path).
-    /// [`Lab::write`] sets it only when its value changes. (A memo of the state, as before, was
-    /// woken with every view reading it by each change of anything: a step of base re-checked
-    /// every binding of the page through Leptos' task queue for the few dozen that change.)
+    /// [`Lab::write`] wakes it only when its value changes. (A memo reading the state, as
+    /// before, was woken with every view reading it by each change of anything: a step of base
+    /// re-checked every binding of the page through Leptos' task queue for the few dozen that
+    /// change.)
     pub fn select<T>(&self, slice: impl Fn(&LabState) -> T + 'static) -> Memo<T>
     where
         T: PartialEq + Clone + Send + Sync + 'static,
@@ -194,7 +195,7 @@ impl Lab {
         selection(self.state, self.derived, self.selections, Box::new(move |_, d| d.map(&value)))
     }
 
-    /// Changes the state, then brings every selection up to date (setting only those that changed).
+    /// Changes the state, then brings every selection up to date (waking only those that changed).
     pub fn write(&self, change: impl FnOnce(&mut LabState)) {
         self.set_state.update(change);
         self.refresh();

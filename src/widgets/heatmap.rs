@@ -149,9 +149,12 @@ pub fn HeatmapWidget() -> impl IntoView {
             put_cells(&element, pixels);
         });
     });
+    // The limits as last drawn: out of view they wait with the cells (reading `limit` would
+    // compute the whole window on every step of base).
+    let shown_limit = Memo::new(move |last: Option<&Option<f64>>| if in_view.get() { Some(limit.get()) } else { last.copied().flatten() });
     let limit_label = move |t: f64| {
-        let layout = shown_layout.get()?;
-        Some((format!("{:.1}px", layout.legend_label_x()), format!("{:.1}px", layout.legend_label_y(t)), short_number(t * limit.get())))
+        let (layout, limit) = (shown_layout.get()?, shown_limit.get()?);
+        Some((format!("{:.1}px", layout.legend_label_x()), format!("{:.1}px", layout.legend_label_y(t)), short_number(t * limit)))
     };
     let limit_labels = [1.0, 0.0, -1.0].map(|t| {
         view! {

@@ -5,6 +5,7 @@
 
 use super::precision::LAST_POSITION;
 use super::size::{use_in_view, while_in_view};
+use super::wavelength_chart::circle;
 use crate::charts::format::{log_tick, whole_number};
 use crate::rope::{angle_gap, log_positions, plane_angle_errors, ErrorSource, Format, Pipeline};
 use leptos::html::Div;
@@ -76,8 +77,7 @@ pub fn PlaneErrors(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m: Me
                 let r = (col * 0.35).clamp(1.0, 3.5) * scale;
                 let mut path = String::with_capacity(values.len() * 48);
                 for (i, v) in values.iter().enumerate() {
-                    let (x, y) = (LEFT + (i as f64 + 0.5) * col, error_y(*v, H));
-                    let _ = write!(path, "M{:.1},{y:.1}a{r:.2},{r:.2} 0 1 0 {:.2},0a{r:.2},{r:.2} 0 1 0 {:.2},0", x - r, 2.0 * r, -2.0 * r);
+                    circle(&mut path, LEFT + (i as f64 + 0.5) * col, error_y(*v, H), r);
                 }
                 Some(path)
             })

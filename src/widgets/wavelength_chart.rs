@@ -172,6 +172,6 @@ impl Marks {
 }
 
 /// Appends a circle of radius `r` at (x, y) to path data: two half arcs from its left edge.
-fn circle(path: &mut String, x: f64, y: f64, r: f64) {
+pub(super) fn circle(path: &mut String, x: f64, y: f64, r: f64) {
     let _ = write!(path, "M{:.2},{y:.1}a{r:.2},{r:.2} 0 1 0 {:.2},0a{r:.2},{r:.2} 0 1 0 {:.2},0", x - r, 2.0 * r, -2.0 * r);
 }

@@ -194,3 +194,38 @@ test('thousands of random actions: no error, every value finite, memory flat', a
     await everyValueIsFinite(page).catch((e) => { throw new Error(`after action ${i} (${what}): ${e.message}`); });
   }
 });
+
+// Lists kept across steps (the period table's rows, the sinusoid dials, the dimension strip)
+// must not grow the memory when d swings between its ends again and again with them in view.
+// Rows removed by Leptos' `For` leaked (the period table: 6.9 -> 17 MB over 40 such rounds):
+// since 2026-11-25 they are hidden instead. Growth bound after two rounds of warm-up: 1 MB over
+// ten rounds each (the leak took about 2.5 MB over ten).
+const SWING_ROUNDS = 10;
+const SWING_GROWTH_BYTES = 1024 * 1024;
+
+test('swinging d between its ends with each kept list in view leaves the memory flat', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => { window.__wasm = e.detail.wasm; }));
+  await open(page, '/?dim=128');
+  const wasm = () => page.evaluate(() => window.__wasm?.memory?.buffer?.byteLength ?? 0);
+  const frames = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const dim = page.locator('#dim-slider');
+  for (const [name, selector] of [['period table', '.period-table'], ['sinusoid dials', '.pe-dials'], ['dimension strip', '.dim-strip']]) {
+    await page.locator(selector).first().scrollIntoViewIfNeeded();
+    await dim.evaluate((el) => el.focus({ preventScroll: true }));
+    const swing = async (rounds) => {
+      for (let r = 0; r < rounds; r++) {
+        for (const key of ['End', 'Home']) { await page.keyboard.press(key); await frames(); }
+      }
+    };
+    await swing(2);
+    const start = await wasm();
+    await swing(SWING_ROUNDS);
+    const end = await wasm();
+    console.log(`swing, ${name} in view: wasm memory ${(start / 1e6).toFixed(1)} -> ${(end / 1e6).toFixed(1)} MB over ${SWING_ROUNDS} rounds (bound +${SWING_GROWTH_BYTES / 1e6} MB)`);
+    expect(start, 'the wasm memory was found').toBeGreaterThan(0);
+    expect(end - start, `${name}: wasm memory growth`).toBeLessThan(SWING_GROWTH_BYTES);
+    // The list shows d's planes again: the table's visible rows follow d down as well as up.
+    if (name === 'period table') await expect(page.locator('.period-table tbody tr:not([hidden])')).toHaveCount(Number(await dim.inputValue()) / 2);
+  }
+});

@@ -164,10 +164,10 @@ pub fn FrequenciesWidget() -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        // One row per plane, kept while d stays: a step of base or the context
-                        // rewrites only the cells' text, a change of plane two rows' marks.
-                        {indexed(move || rows.with(|(f, _)| f.len()), move |i| view! {
-                            <PeriodRow i rows selected=selected.clone() on_click=move |_| lab.apply(Change::Plane(i as i64)) on_key=row_keys />
+                        // One row per plane, kept (hidden past the last plane): a step of base or
+                        // the context rewrites only the cells' text, a change of plane two rows' marks.
+                        {indexed(move || rows.with(|(f, _)| f.len()), move |i, active| view! {
+                            <PeriodRow i active rows selected=selected.clone() on_click=move |_| lab.apply(Change::Plane(i as i64)) on_key=row_keys />
                         })}
                     </tbody>
                 </table>
@@ -177,10 +177,12 @@ pub fn FrequenciesWidget() -> impl IntoView {
 }
 
 /// One row of the period table: plane `i`'s θᵢ, wavelength and turns within the context, from
-/// `rows` (the frequencies and the context), marked when `i` is the selected plane.
+/// `rows` (the frequencies and the context), marked when `i` is the selected plane; hidden, and
+/// deaf to `rows`, while not `active`.
 #[component]
 fn PeriodRow(
     i: usize,
+    active: Signal<bool>,
     rows: Memo<(Vec<f64>, f64)>,
     selected: Selector<usize>,
     on_click: impl Fn(leptos::ev::MouseEvent) + 'static,
@@ -189,20 +191,20 @@ fn PeriodRow(
     // The three cells follow the row's numbers in one update (cells have no attributes, so
     // rebuilding them only sets the texts that changed).
     let cells = move || {
-        let texts = rows.with(|(f, context)| {
+        let texts = active.get().then(|| rows.with(|(f, context)| {
             f.get(i).map(|theta| {
                 let wavelength = wavelength(*theta).map_or_else(|| "no turn".to_string(), short_number);
                 [short_number(*theta), wavelength, short_number(turns_within(*theta, *context))]
             })
-        });
-        let [theta, wavelength, turns] = texts.unwrap_or_default();
+        }));
+        let [theta, wavelength, turns] = texts.flatten().unwrap_or_default();
         view! { <td>{theta}</td><td>{wavelength}</td><td>{turns}</td> }
     };
-    let no_turn = move || rows.with(|(f, context)| f.get(i).is_some_and(|theta| turns_within(*theta, *context) < 1.0));
+    let no_turn = move || active.get() && rows.with(|(f, context)| f.get(i).is_some_and(|theta| turns_within(*theta, *context) < 1.0));
     // One subscription to the selection per row: it wakes only the rows that gain or lose it.
     let is_selected = Memo::new(move |_| selected.selected(&i));
     view! {
-        <tr class:selected=is_selected class:no-turn=no_turn>
+        <tr class:selected=is_selected class:no-turn=no_turn hidden=move || !active.get()>
             <th scope="row">
                 <button type="button" class="row-select" data-plane=i
                     aria-pressed=move || is_selected.get().to_string()

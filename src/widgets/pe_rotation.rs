@@ -91,8 +91,8 @@ pub fn PeRotationWidget() -> impl IntoView {
             <div class="pe-dials" node_ref=dials_box role="img"
                 aria-label=move || format!("{} pairs of the sinusoidal code, fast to slow: each point at angle pθᵢ turns by kθᵢ to (p+k)θᵢ", dials.with(Vec::len))>
                 // The dials stay while their number does; a step moves their hands.
-                {indexed(move || shown.with(Vec::len), move |j| view! {
-                    <Dial dial=Memo::new(move |_| shown.with(|dials| dials.get(j).copied().unwrap_or_default())) />
+                {indexed(move || shown.with(Vec::len), move |j, active| view! {
+                    <Dial active dial=Memo::new(move |_| shown.with(|dials| dials.get(j).copied().unwrap_or_default())) />
                 })}
             </div>
             <p class="legend-line">
@@ -118,15 +118,16 @@ pub fn PeRotationWidget() -> impl IntoView {
 }
 
 /// One dial: plane `i`'s point at angle `from` = pθᵢ, turned by `turn` = kθᵢ.
+/// Hidden while not `active` (when d has fewer planes than dials).
 #[component]
-fn Dial(dial: Memo<(usize, f64, f64)>) -> impl IntoView {
+fn Dial(active: Signal<bool>, dial: Memo<(usize, f64, f64)>) -> impl IntoView {
     let at = move |angle: fn(f64, f64) -> f64, part: fn(f64) -> f64| {
         move || dial.with(|(_, from, turn)| format!("{:.3}", part(angle(*from, *turn))))
     };
     let (from, to) = (|from: f64, _: f64| from, |from: f64, turn: f64| from + turn);
     let (x, y) = (f64::cos, |a: f64| -a.sin());
     view! {
-        <figure class="pe-dial">
+        <figure class="pe-dial" hidden=move || !active.get()>
             <svg viewBox="-1.3 -1.3 2.6 2.6" aria-hidden="true">
                 <circle class="dial-ring" r="1" />
                 <path class="dial-turn" d=move || dial.with(|(_, from, turn)| arc(0.72, *from, *turn)) />

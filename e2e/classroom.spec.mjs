@@ -156,8 +156,18 @@ test('copy link and reset', async ({ page, context }) => {
   await page.getByRole('button', { name: 'Copy link' }).click();
   await expect(page.locator('.page-tools [role="status"]')).toHaveText('Copied.');
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(copied).toBe(page.url());
+  // The same view as the address bar's (the state's own order of parameters).
+  const params = (url) => [...new URL(url).searchParams].sort().join('&');
+  expect(params(copied)).toBe(params(page.url()));
+  expect(new URL(copied).pathname).toBe(new URL(page.url()).pathname);
   expect(copied).toContain('m=40');
+  // The address bar waits until the state has been still for a moment; the copied link is the
+  // state's at once.
+  await page.locator('#m-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/[?&]m=41\b/);
+  await expect(page).toHaveURL(/[?&]m=41\b/);
   await page.getByRole('button', { name: 'Reset (R)' }).click();
   await expect.poll(() => m(page)).toBe(5);
   expect(await page.locator('#dim-slider').inputValue()).toBe('64');

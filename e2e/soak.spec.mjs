@@ -12,8 +12,11 @@ import { test, expect, open } from './fixtures.mjs';
 const ACTIONS = Number(process.env.SOAK_ACTIONS ?? 300);
 const SEED = Number(process.env.SOAK_SEED ?? 20261122);
 // Bounds after warm-up: growth of the JS heap (after a forced collection) and of the wasm memory.
+// The wasm bound was 16 MB until 2026-11-25, too loose to catch the kept lists' leak (+4.8 MB
+// over 5,000 actions, seed 20261122); with it fixed the same run grows 13.7 -> 14.3 MB. What
+// may still grow: a kept list's first visit to a larger d (the strip's 1,024 cells, ~3 MB).
 const HEAP_GROWTH_BYTES = 8 * 1024 * 1024;
-const WASM_GROWTH_BYTES = 16 * 1024 * 1024;
+const WASM_GROWTH_BYTES = 4 * 1024 * 1024;
 
 /** mulberry32: a tiny seeded generator. */
 function rng(seed) {

@@ -42,35 +42,63 @@ pub fn set_document_flag(name: &str, on: bool) {
     }
 }
 
-/// How long the address bar waits for the state to settle: a slider drag would otherwise
-/// replace the history entry 60 times a second, which browsers throttle with a warning.
-const URL_SETTLE: Duration = Duration::from_millis(300);
+/// How long the state must stay still before the address bar follows it. Replacing the history
+/// entry is not cheap: Chromium spends 1 to 10 ms on it and fetches and decodes the favicon
+/// again, so while a slider is dragged or an animation plays the URL waits (a throttle that
+/// wrote it every 300 ms made those spikes part of a drag).
+const URL_SETTLE_MS: f64 = 400.0;
+
+/// This page's address with `query` (a state's [`to_query`](crate::state::LabState::to_query)),
+/// and the fragment if `with_hash`.
+pub fn address(query: &str, with_hash: bool) -> String {
+    let location = window().location();
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    let hash = if with_hash { location.hash().unwrap_or_default() } else { String::new() };
+    let query = if query.is_empty() { String::new() } else { format!("?{query}") };
+    format!("{origin}{path}{query}{hash}")
+}
 
 /// Keeps the URL following the state, with `history.replaceState` (no history entry per
-/// slider step), at most once per [`URL_SETTLE`].
-pub fn sync_url_with(lab: Lab) {
-    let pending = StoredValue::new(false);
+/// slider step), once the state has stayed still for [`URL_SETTLE_MS`]. Returns the query
+/// last written (the state's at first).
+pub fn sync_url_with(lab: Lab) -> ReadSignal<String> {
+    let (written, write) = signal(lab.state.with_untracked(|s| s.to_query()));
+    let last_change = StoredValue::new(0.0f64);
+    let waiting = StoredValue::new(false);
     Effect::new(move |first_run: Option<()>| {
         lab.state.track();
-        if first_run.is_none() || pending.get_value() {
+        if first_run.is_none() {
             return;
         }
-        pending.set_value(true);
-        set_timeout(
-            move || {
-                pending.set_value(false);
-                let query = lab.state.with_untracked(|s| s.to_query());
-                let location = window().location();
-                let path = location.pathname().unwrap_or_default();
-                let hash = location.hash().unwrap_or_default();
-                let url = if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };
-                if let Ok(history) = window().history() {
-                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-                }
-            },
-            URL_SETTLE,
-        );
+        last_change.set_value(js_sys::Date::now());
+        // One timer at a time: a change while it waits only moves the moment it aims for.
+        if !waiting.get_value() {
+            waiting.set_value(true);
+            write_url_when_still(lab, write, last_change, waiting, URL_SETTLE_MS);
+        }
     });
+    written
+}
+
+/// After `delay` ms, writes the state into the URL if it has been still since, or waits again.
+fn write_url_when_still(lab: Lab, write: WriteSignal<String>, last_change: StoredValue<f64>, waiting: StoredValue<bool>, delay: f64) {
+    set_timeout(
+        move || {
+            let still = js_sys::Date::now() - last_change.get_value();
+            if still < URL_SETTLE_MS {
+                write_url_when_still(lab, write, last_change, waiting, URL_SETTLE_MS - still);
+                return;
+            }
+            waiting.set_value(false);
+            let query = lab.state.with_untracked(|s| s.to_query());
+            if let Ok(history) = window().history() {
+                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&address(&query, true)));
+            }
+            write.set(query);
+        },
+        Duration::from_secs_f64(delay.max(1.0) / 1000.0),
+    );
 }
 
 /// Posts `{ type: "rope-lab:resize", widget, height }` to the embedding page whenever the

@@ -26,13 +26,14 @@ pub fn App() -> impl IntoView {
 
     let system_dark = browser::system_prefers_dark();
     // A memo, not a derived signal: drawings that read it must not wake on every state change.
-    let dark = Memo::new(move |_| match lab.state.with(|s| s.theme) {
+    let theme = lab.select(|s| s.theme);
+    let dark = Memo::new(move |_| match theme.get() {
         Some(theme) => theme == Theme::Dark,
         None => system_dark.get(),
     });
     provide_context(DarkMode(dark.into()));
     Effect::new(move |_| browser::set_document_theme(dark.get()));
-    browser::sync_url_with(lab);
+    let settled_query = browser::sync_url_with(lab);
     // The shortcuts sheet: the key ? and the header's button open it.
     let help = RwSignal::new(false);
     shortcuts::use_page_shortcuts(lab, help);
@@ -43,23 +44,20 @@ pub fn App() -> impl IntoView {
     request_animation_frame(browser::scroll_to_hash);
     match embed {
         Some(widget) => view! { <Embed widget /> }.into_any(),
-        None => view! { <Page help /> }.into_any(),
+        None => view! { <Page help settled_query /> }.into_any(),
     }
 }
 
-/// The whole lab: header, controls, every widget of the registry, footer.
+/// The whole lab: header, controls, every widget of the registry, footer. `settled_query` is
+/// the query the address bar shows.
 #[component]
-fn Page(help: RwSignal<bool>) -> impl IntoView {
+fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoView {
     provide_context(FullPage);
     provide_context(EmbedRequest(RwSignal::new(None)));
     let lab = expect_context::<Lab>();
-    // The address of this view, printed on a handout (print style sheet).
-    let printed_url = Memo::new(move |_| {
-        let query = lab.state.with(|s| s.to_query());
-        let location = window().location();
-        let base = format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
-        if query.is_empty() { base } else { format!("{base}?{query}") }
-    });
+    // The address of this view, printed on a handout (print style sheet): the one the address
+    // bar shows, not rebuilt on every step of a drag.
+    let printed_url = Memo::new(move |_| settled_query.with(|query| browser::address(query, false)));
     view! {
         <a class="skip-link" href="#main">"Skip to the lab"</a>
         <header class="site-header">

@@ -25,7 +25,8 @@ pub const SHORTCUTS: [(&str, &str); 9] = [
 pub fn PageTools(lab: Lab, help: RwSignal<bool>) -> impl IntoView {
     let present = lab.select(|s| s.present);
     let status = RwSignal::new("");
-    let copy_link = move |_| copy_text(window().location().href().unwrap_or_default(), status);
+    // The state's own address: the address bar waits for a drag or an animation to settle.
+    let copy_link = move |_| copy_text(super::browser::address(&lab.state.with_untracked(|s| s.to_query()), true), status);
     view! {
         <div class="page-tools" role="group" aria-label="Page">
             <button type="button" aria-pressed=move || present.get().to_string()

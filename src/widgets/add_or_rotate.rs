@@ -65,11 +65,14 @@ pub fn AddOrRotateWidget() -> impl IntoView {
     let base = lab.select(|s| s.base);
     // The tiny attention of chapter 1 with RoPE, its sentence starting at 0 and at 100, with v
     // left alone (RoPE) and with v rotated too.
+    // The model's seeded weights are drawn once, not on every step of base.
+    let model = StoredValue::new(TinyAttention::default());
     let values_test = Memo::new(move |_| {
-        let model = TinyAttention::default();
         let b = base.get();
-        let run = |start: f64, rotate_v: bool| model.run_with(&SENTENCE, PositionMode::Rope, b, start, rotate_v);
-        (output_gap(&run(0.0, false), &run(SHIFT as f64, false)), output_gap(&run(0.0, true), &run(SHIFT as f64, true)))
+        model.with_value(|model| {
+            let run = |start: f64, rotate_v: bool| model.run_with(&SENTENCE, PositionMode::Rope, b, start, rotate_v);
+            (output_gap(&run(0.0, false), &run(SHIFT as f64, false)), output_gap(&run(0.0, true), &run(SHIFT as f64, true)))
+        })
     });
     let plane = lab.select(|s| s.plane);
     let m = lab.select(|s| s.m);

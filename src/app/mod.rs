@@ -26,11 +26,10 @@ pub fn App() -> impl IntoView {
 
     let system_dark = browser::system_prefers_dark();
     // A memo, not a derived signal: drawings that read it must not wake on every state change.
-    let theme = lab.select(|s| s.theme);
-    let dark = Memo::new(move |_| match theme.get() {
-        Some(theme) => theme == Theme::Dark,
-        None => system_dark.get(),
-    });
+    // Two flags rather than the theme itself: selections of bool exist already (code is
+    // compiled once per type of selection).
+    let (chosen, chosen_dark) = (lab.select(|s| s.theme.is_some()), lab.select(|s| s.theme == Some(Theme::Dark)));
+    let dark = Memo::new(move |_| if chosen.get() { chosen_dark.get() } else { system_dark.get() });
     provide_context(DarkMode(dark.into()));
     Effect::new(move |_| browser::set_document_theme(dark.get()));
     let settled_query = browser::sync_url_with(lab);

@@ -27,16 +27,16 @@ type Rows = Arc<dyn Fn(usize, Signal<bool>) -> AnyView + Send + Sync>;
 /// What the list has made: one flag per row built, and the count last shown.
 #[derive(Default)]
 struct Made {
-    flags: Vec<ArcRwSignal<bool>>,
+    flags: Vec<RwSignal<bool>>,
     shown: usize,
 }
 
 impl Made {
     /// Shows `count` rows: returns the flags of the rows between the old and the new count
     /// (to set once the lock is let go), and how many rows must exist.
-    fn show(&mut self, count: usize) -> (Vec<(bool, ArcRwSignal<bool>)>, usize) {
+    fn show(&mut self, count: usize) -> (Vec<(bool, RwSignal<bool>)>, usize) {
         let (low, high) = (count.min(self.shown), count.max(self.shown).min(self.flags.len()));
-        let flips = (low..high).filter_map(|i| Some((i < count, self.flags.get(i)?.clone()))).collect();
+        let flips = (low..high).filter_map(|i| Some((i < count, *self.flags.get(i)?))).collect();
         self.shown = count;
         (flips, count.max(self.flags.len()))
     }
@@ -58,13 +58,14 @@ fn boxed(count: Arc<dyn Fn() -> usize + Send + Sync>, row: Rows) -> AnyView {
         }
     };
     let children = move |i: usize| {
-        let flag = ArcRwSignal::new(true);
+        // Owned by the row, which lives as long as the list.
+        let flag = RwSignal::new(true);
         if let Ok(mut made) = made.lock() {
             // Rows are built in order, each once: row i is the (i + 1)th flag.
             debug_assert_eq!(made.flags.len(), i);
-            made.flags.push(flag.clone());
+            made.flags.push(flag);
         }
-        row(i, Signal::from(flag))
+        row(i, flag.into())
     };
     view! { <For each key=|i| *i children /> }.into_any()
 }

@@ -1,6 +1,7 @@
 //! The few places the app touches the browser directly: the address bar, the colour scheme,
 //! and messages to an embedding page.
 
+use crate::widgets::settle::Settle;
 use crate::widgets::size::observe_size;
 use crate::widgets::Lab;
 use leptos::prelude::*;
@@ -64,41 +65,20 @@ pub fn address(query: &str, with_hash: bool) -> String {
 /// last written (the state's at first).
 pub fn sync_url_with(lab: Lab) -> ReadSignal<String> {
     let (written, write) = signal(lab.state.with_untracked(|s| s.to_query()));
-    let last_change = StoredValue::new(0.0f64);
-    let waiting = StoredValue::new(false);
+    let settle = Settle::new(URL_SETTLE_MS, move || {
+        let query = lab.state.with_untracked(|s| s.to_query());
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&address(&query, true)));
+        }
+        write.set(query);
+    });
     Effect::new(move |first_run: Option<()>| {
         lab.state.track();
-        if first_run.is_none() {
-            return;
-        }
-        last_change.set_value(js_sys::Date::now());
-        // One timer at a time: a change while it waits only moves the moment it aims for.
-        if !waiting.get_value() {
-            waiting.set_value(true);
-            write_url_when_still(lab, write, last_change, waiting, URL_SETTLE_MS);
+        if first_run.is_some() {
+            settle.poke();
         }
     });
     written
-}
-
-/// After `delay` ms, writes the state into the URL if it has been still since, or waits again.
-fn write_url_when_still(lab: Lab, write: WriteSignal<String>, last_change: StoredValue<f64>, waiting: StoredValue<bool>, delay: f64) {
-    set_timeout(
-        move || {
-            let still = js_sys::Date::now() - last_change.get_value();
-            if still < URL_SETTLE_MS {
-                write_url_when_still(lab, write, last_change, waiting, URL_SETTLE_MS - still);
-                return;
-            }
-            waiting.set_value(false);
-            let query = lab.state.with_untracked(|s| s.to_query());
-            if let Ok(history) = window().history() {
-                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&address(&query, true)));
-            }
-            write.set(query);
-        },
-        Duration::from_secs_f64(delay.max(1.0) / 1000.0),
-    );
 }
 
 /// Posts `{ type: "rope-lab:resize", widget, height }` to the embedding page whenever the

@@ -38,6 +38,7 @@ pub mod indexed;
 pub mod scaling_charts;
 pub mod wavelength_chart;
 pub mod scores;
+pub mod settle;
 pub mod size;
 pub mod slider;
 pub mod tokens;

@@ -44,6 +44,34 @@ test('decay: the paper figure, a long log-scale range and compared bases', async
   expect(await value(page, 'decay-bound')).toBe(32.5);
 });
 
+test('decay over a long linear range: samples while a slider moves, every distance once still', async ({ page }) => {
+  // 513 samples of curves that turn every few tokens alias over 65,536 tokens; at rest the chart
+  // is drawn from every distance, each column from its lowest to its highest value.
+  await open(page, '/?dim=128&range=65536');
+  const chart = page.locator('[data-widget="decay"] canvas.decay-chart').first();
+  await scrollSettled(chart);
+  await expect(chart).toHaveAttribute('data-detail', 'envelope');
+  await expect(chart).toHaveAttribute('aria-label', /every distance: each column spans the lowest to the highest value/);
+  await page.locator('#base-slider').evaluate((el) => el.focus({ preventScroll: true }));
+  const seen = new Set();
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    seen.add(await chart.getAttribute('data-detail'));
+  }
+  expect([...seen]).toContain('samples');
+  await expect(chart).toHaveAttribute('data-detail', 'envelope');
+  // A log axis samples geometrically (no envelope); so does a range with a sample per token.
+  await page.getByLabel('log scale', { exact: true }).check();
+  await page.waitForTimeout(600);
+  await expect(chart).toHaveAttribute('data-detail', 'samples');
+  await page.getByLabel('log scale', { exact: true }).uncheck();
+  await expect(chart).toHaveAttribute('data-detail', 'envelope');
+  await page.getByLabel('distance range (tokens)').selectOption('256');
+  await page.waitForTimeout(600);
+  await expect(chart).toHaveAttribute('data-detail', 'samples');
+});
+
 test('heatmap: hover reads a cell, a click moves m and n, modes switch', async ({ page }) => {
   await open(page, '/?dim=16&m=300&n=200');
   const canvas = page.locator('.heatmap-canvas');

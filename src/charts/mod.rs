@@ -4,6 +4,7 @@
 
 mod clocks;
 mod decay;
+pub mod envelope;
 pub mod format;
 mod frequencies;
 mod heatmap;

@@ -3,6 +3,7 @@
 //! (`decay-bound`) and other bases overlaid for comparison.
 
 use super::canvas::use_canvas_chart;
+use super::settle::Settle;
 use super::card::WidgetCard;
 use super::slider::Slider;
 use super::export::{csv_text, ExportButtons};
@@ -12,6 +13,7 @@ use super::formulas::{self, Formula};
 use super::readout::Readout;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
+use crate::charts::envelope::{column_spans, zigzag, zigzag_x};
 use crate::charts::{draw_absolute, draw_decay, AbsoluteChart, DecayChart};
 use crate::rope::{abel_factor, cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, norm, xpos_mean_cos, Frequencies, RopeParams};
 use crate::state::{fmt_list, param, Change};
@@ -20,6 +22,12 @@ use leptos::prelude::*;
 
 /// Points per curve: plenty for a chart a few hundred pixels wide.
 const SAMPLES: usize = 512;
+/// At rest, a linear range longer than the samples, up to this many tokens, is drawn from every
+/// distance (the curves turn every few tokens: 513 samples of them alias), reduced to this
+/// many columns, once no change has come for this long.
+const ENVELOPE_MAX_RANGE: u64 = 65_536;
+const ENVELOPE_COLUMNS: usize = 1024;
+const ENVELOPE_QUIET_MS: f64 = 250.0;
 /// Span presets, from RoFormer's figure 2 to a long context.
 const RANGES: [u64; 7] = [256, 1024, 4096, 16384, 65536, 262144, 1 << 20];
 
@@ -65,9 +73,8 @@ pub fn DecayWidget() -> impl IntoView {
     // With context extension on, the original θᵢ's bound beside the scaled one.
     let unscaled = lab.select(|s| (s.scaling != crate::rope::ScalingMethod::None).then(|| s.unscaled_params()));
 
-    let chart = Memo::new(move |_| {
-        let (range, log) = (range.get(), log.get());
-        let distances = distances(range, log);
+    // The curves at `distances` (evenly spaced unless `log`).
+    let curves = move |distances: Vec<f64>, log: bool| {
         let inv_freq = inv_freq.get().unwrap_or_default();
         let bound = bound_curve(&inv_freq, &distances, log);
         let compare = compare
@@ -92,29 +99,77 @@ pub fn DecayWidget() -> impl IntoView {
             .map(|f| bound_curve(&f.inv_freq, &distances, log))
             .unwrap_or_default();
         DecayChart { distances, bound, compare, unscaled, score, q_equals_k, xpos, cursor: None, log_x: log }
+    };
+    let chart = Memo::new(move |_| {
+        let (range, log) = (range.get(), log.get());
+        curves(distances(range, log), log)
     });
     // The absolute bound and |score| in score units: the relative curve times
     // (d/2)·maxᵢ|hᵢ₊₁ − hᵢ|, the cosine curve times |q||k|.
-    let absolute = Memo::new(move |_| {
-        chart.with(|c| {
-            vectors.with(|v| {
-                let v = v.as_ref()?;
-                let factor = abel_factor(&v.rotary, &v.q, &v.k) * v.rotary.planes() as f64;
-                let norms = norm(&v.q) * norm(&v.k);
-                Some(AbsoluteChart {
-                    distances: c.distances.clone(),
-                    bound: c.bound.iter().map(|b| b * factor).collect(),
-                    score: c.score.iter().map(|s| (s * norms).abs()).collect(),
-                    log_x: c.log_x,
-                    cursor: None,
-                })
+    let absolute_of = move |c: &DecayChart| {
+        vectors.with(|v| {
+            let v = v.as_ref()?;
+            let factor = abel_factor(&v.rotary, &v.q, &v.k) * v.rotary.planes() as f64;
+            let norms = norm(&v.q) * norm(&v.k);
+            Some(AbsoluteChart {
+                distances: c.distances.clone(),
+                bound: c.bound.iter().map(|b| b * factor).collect(),
+                score: c.score.iter().map(|s| (s * norms).abs()).collect(),
+                log_x: c.log_x,
+                cursor: None,
             })
         })
+    };
+    let absolute = Memo::new(move |_| chart.with(absolute_of));
+    // At rest (ENVELOPE_QUIET_MS after the last change of the chart in view), a long linear
+    // range is drawn from every distance: each column from its lowest to its highest value.
+    // Moving, the samples are drawn; the envelope is computed only for a chart it differs from.
+    let rest = Trigger::new();
+    let settle = Settle::new(ENVELOPE_QUIET_MS, move || rest.notify());
+    let dense = Memo::new(move |previous: Option<&Option<Dense>>| {
+        rest.track();
+        untrack(|| {
+            let (range, log) = (range.get(), log.get());
+            if log || range <= SAMPLES as u64 || range > ENVELOPE_MAX_RANGE || xpos.get().is_some() {
+                return None;
+            }
+            let source = chart.get();
+            if let Some(Some(previous)) = previous.filter(|p| p.as_ref().is_some_and(|p| p.source == source)) {
+                return Some(previous.clone());
+            }
+            let full = curves((0..=range).map(|r| r as f64).collect(), false);
+            let spans = column_spans(full.distances.len(), ENVELOPE_COLUMNS);
+            let z = |v: &[f64]| if v.is_empty() { Vec::new() } else { zigzag(v, &spans) };
+            let absolute = absolute_of(&full).map(|a| AbsoluteChart {
+                distances: zigzag_x(&a.distances, &spans),
+                bound: z(&a.bound),
+                score: z(&a.score),
+                ..a
+            });
+            let envelope = DecayChart {
+                distances: zigzag_x(&full.distances, &spans),
+                bound: z(&full.bound),
+                compare: full.compare.iter().map(|(base, curve)| (*base, z(curve))).collect(),
+                unscaled: z(&full.unscaled),
+                score: z(&full.score),
+                q_equals_k: z(&full.q_equals_k),
+                xpos: Vec::new(),
+                cursor: None,
+                log_x: false,
+            };
+            Some(Dense { source, envelope, absolute })
+        })
     });
+    // Whether the chart in view shows the envelope (`data-detail`, and its description).
+    let exact = RwSignal::new(false);
     let absolute_canvas = NodeRef::<Canvas>::new();
     use_canvas_chart(
         absolute_canvas,
-        move || (absolute.get().map(|mut chart| { chart.cursor = Some(r.get() as f64); chart }), style.get()),
+        move || {
+            let sampled = chart.get();
+            let envelope = dense.with(|d| d.as_ref().filter(|d| d.source == sampled).and_then(|d| d.absolute.clone()));
+            (envelope.or_else(|| absolute.get()).map(|mut chart| { chart.cursor = Some(r.get() as f64); chart }), style.get())
+        },
         |area, (chart, style), ratio| {
             if let Some(chart) = chart {
                 let _ = draw_absolute(area, chart, &style.with_scale(ratio));
@@ -134,7 +189,11 @@ pub fn DecayWidget() -> impl IntoView {
     use_canvas_chart(
         canvas,
         move || {
-            let mut chart = chart.get();
+            let sampled = chart.get();
+            settle.poke();
+            let envelope = dense.with(|d| d.as_ref().filter(|d| d.source == sampled).map(|d| d.envelope.clone()));
+            exact.set(envelope.is_some());
+            let mut chart = envelope.unwrap_or(sampled);
             chart.cursor = bound_at_r.get().map(|b| (r.get() as f64, b));
             (chart, style.get())
         },
@@ -226,10 +285,12 @@ pub fn DecayWidget() -> impl IntoView {
                 <FieldMessage status=compare_status />
             </div>
             <canvas class="chart decay-chart" node_ref=canvas role="img"
+                data-detail=move || if exact.get() { "envelope" } else { "samples" }
                 aria-label=move || {
                     let shown = |v: Option<f64>| v.map_or_else(|| "—".to_string(), short_number);
+                    let how = if exact.get() { " (every distance: each column spans the lowest to the highest value over its distances)" } else { "" };
                     format!(
-                        "Line chart over relative distances 0 to {}: RoFormer's relative upper bound (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k. At r = {}: bound {}, this q and k {}, mean of cos(rθᵢ) {}",
+                        "Line chart over relative distances 0 to {}{how}: RoFormer's relative upper bound (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k. At r = {}: bound {}, this q and k {}, mean of cos(rθᵢ) {}",
                         range.get(), r.get(), shown(bound_at_r.get()), shown(at_r.get().map(|v| v.0)), shown(at_r.get().map(|v| v.1))
                     )
                 }></canvas>
@@ -298,4 +359,12 @@ pub fn DecayWidget() -> impl IntoView {
             </p>
         </WidgetCard>
     }
+}
+
+/// The decay charts drawn from every distance, for the sampled chart `source`.
+#[derive(Clone, PartialEq)]
+struct Dense {
+    source: DecayChart,
+    envelope: DecayChart,
+    absolute: Option<AbsoluteChart>,
 }

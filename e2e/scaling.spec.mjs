@@ -135,6 +135,17 @@ async function embedded(page, query) {
 }
 const meanCos = (theta, delta) => theta.reduce((sum, t) => sum + Math.cos(delta * t), 0) / theta.length;
 
+test('without a method nothing is compared: the gap is 0 and A at distance 1 is the original', async ({ page }) => {
+  await embedded(page, 'dim=128&base=10000');
+  expect(await value(page, 'scaling-compare-gap')).toBe(0);
+  const near = await value(page, 'scaling-near-score');
+  expect(close(near, meanCos(plain(10000, 128, 64), 1), 1e-12), `${near}`).toBe(true);
+  await expect(page.locator('.compare-chart')).toHaveAttribute('aria-label', /the largest difference between \w+ and the original frequencies is 0\./);
+  // A method that changes θᵢ makes a difference, read off the curves.
+  await page.getByLabel('rope_type (method A)').selectOption('linear');
+  await expect.poll(async () => value(page, 'scaling-compare-gap')).toBeGreaterThan(0.01);
+});
+
 test('two methods side by side: A and B from the chapter, their curves computed as published', async ({ page }) => {
   await embedded(page, 'orig=4096&factor=8&scaling=linear&scaling_b=ntk');
   // A is PI: every θᵢ divided by 8, so at distance 1 the q = k score is the mean of cos(θᵢ/8).

@@ -6,9 +6,18 @@ pub fn fmt_f64(v: f64) -> String {
     format!("{v:?}")
 }
 
-/// A comma-separated list of [`fmt_f64`] values.
+/// A comma-separated list of [`fmt_f64`] values, written into one string (the rotated q and
+/// k follow every slider step: at d = 1,024 that is 2,048 numbers a step).
 pub fn fmt_list(values: &[f64]) -> String {
-    values.iter().map(|v| fmt_f64(*v)).collect::<Vec<_>>().join(",")
+    use std::fmt::Write;
+    let mut out = String::with_capacity(values.len() * 20);
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{v:?}");
+    }
+    out
 }
 
 /// A number as a person writes it, still exact: the shortest decimal that reads back as the

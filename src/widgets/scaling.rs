@@ -5,9 +5,8 @@
 
 use super::card::WidgetCard;
 use super::controls::NumberField;
-use super::scaling_charts::{CompareChart, Comparison, PlaneAngles};
-use super::readout::Readout;
-use super::{field::key_label, use_lab, wavelength_chart::WavelengthChart};
+use super::scaling_charts::{CompareChart, CompareFacts, Comparison, PlaneAngles};
+use super::{field::key_label, readout::Readout, use_lab, wavelength_chart::WavelengthChart};
 use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
 use crate::state::config::read_config;
 use crate::state::param::{self, Param};
@@ -137,11 +136,13 @@ pub fn ScalingWidget() -> impl IntoView {
             })
         })
     });
-    // B is asked for but has no curve: its frequencies failed (a partial rotary fraction it
-    // cannot use). Read off the comparison rather than computed a second time.
-    let b_failed = Memo::new(move |_| {
-        versus.with(|(b, ..)| b.is_some()) && comparison.with(|c| c.as_ref().is_some_and(|c| c.b.is_none()))
+    // Without a method, B or xPos: A is the original, the gap 0, A at distance 1 one mean of cos.
+    let facts = Memo::new(move |_| match (versus.with(|(b, x, _)| b.is_none() && x.is_none()), after.get(), before.get()) {
+        (true, Some(after), Some(before)) if after == before => Some(CompareFacts::unchanged(&before, contexts.get().1)),
+        _ => comparison.with(|c| c.as_ref().map(Comparison::facts)),
     });
+    // B is asked for but has no curve: its frequencies failed (a partial rotary fraction it cannot use).
+    let b_failed = Memo::new(move |_| versus.with(|(b, ..)| b.is_some()) && facts.with(|f| f.as_ref().is_some_and(|f| f.b_name.is_none())));
     let scaling_b = lab.select(|s| s.scaling_b);
     // DeepSeek's softmax scale beyond transformers' factor: yarn_get_mscale(factor, mscale_all_dim)².
     let deepseek_scale = lab.select(|s| {
@@ -315,15 +316,14 @@ pub fn ScalingWidget() -> impl IntoView {
             <p class="field-message" role="status" hidden=move || !b_failed.get()>
                 "Method B cannot use this partial rotary fraction (it needs an even number of rotating dimensions); only A is drawn."
             </p>
-            <CompareChart comparison method />
+            <CompareChart comparison facts method />
             <div class="readouts">
                 <Readout testid="scaling-compare-gap" label="largest difference of the two curves"
-                    value=Signal::derive(move || comparison.with(|c| c.as_ref().map(Comparison::largest_gap)))
+                    value=Signal::derive(move || facts.with(|f| f.as_ref().map(|f| f.largest_gap)))
                     hint="over distances 1 to the target context, in units of |q|²" />
                 <Readout testid="scaling-near-score" label="A at distance 1 (original)"
-                    value=Signal::derive(move || comparison.with(|c| c.as_ref().and_then(|c| c.a.first().copied())))
-                    text=Signal::derive(move || comparison.with(|c| c.as_ref().map_or_else(|| "—".to_string(), |c| format!(
-                        "{} ({})", crate::charts::format::short_number(c.a[0]), crate::charts::format::short_number(c.original[0])))))
+                    value=Signal::derive(move || facts.with(|f| f.as_ref().and_then(|f| f.a_near)))
+                    text=Signal::derive(move || facts.with(|f| f.as_ref().map_or_else(|| "—".to_string(), CompareFacts::near_text)))
                     hint="near 1 for interpolated planes: the next token looks like this one" />
             </div>
             <p class="explain">

@@ -3,7 +3,7 @@
 //! method B (or xPos), with their difference. SVG rather than canvas: a few hundred elements,
 //! crisp at any zoom, styled by the page's colours, and a text alternative in `aria-label`.
 
-use crate::rope::{PlaneChange, PlaneStretch, ScalingMethod};
+use crate::rope::{mean_cos_by_distance, PlaneChange, PlaneStretch, ScalingMethod};
 use super::size::{use_in_view, while_in_view};
 use crate::charts::format::short_number;
 use crate::state::fmt_number;
@@ -36,6 +36,47 @@ impl Comparison {
     /// The largest |difference| over the distances shown.
     pub fn largest_gap(&self) -> f64 {
         self.difference().iter().filter(|v| v.is_finite()).fold(0.0, |m, v| m.max(v.abs()))
+    }
+
+    pub fn facts(&self) -> CompareFacts {
+        CompareFacts {
+            target: self.target,
+            a_near: self.a.first().copied(),
+            original_near: self.original.first().copied(),
+            largest_gap: self.largest_gap(),
+            b_name: self.b.as_ref().map(|b| b.1),
+            xpos: self.xpos.is_some(),
+        }
+    }
+}
+
+/// What the readouts and the chart's description say of a comparison. With nothing to compare
+/// (A is the original, no B, no xPos) it needs none of the curves: the chapter's readouts
+/// follow every step of base or d without 241 points per curve computed for a chart out of view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareFacts {
+    pub target: u64,
+    /// A and the original at distance 1.
+    pub a_near: Option<f64>,
+    pub original_near: Option<f64>,
+    pub largest_gap: f64,
+    pub b_name: Option<&'static str>,
+    pub xpos: bool,
+}
+
+impl CompareFacts {
+    /// A is the original (frequencies `inv_freq`), nothing else compared: the gap is 0.
+    pub fn unchanged(inv_freq: &[f64], target: u64) -> Self {
+        let near = mean_cos_by_distance(inv_freq, &[1.0]).first().copied();
+        Self { target, a_near: near, original_near: near, largest_gap: 0.0, b_name: None, xpos: false }
+    }
+
+    /// "A (original)" at distance 1.
+    pub fn near_text(&self) -> String {
+        match (self.a_near, self.original_near) {
+            (Some(a), Some(original)) => format!("{} ({})", short_number(a), short_number(original)),
+            _ => "—".to_string(),
+        }
     }
 }
 
@@ -86,7 +127,7 @@ fn polyline(distances: &[f64], values: &[f64], x: impl Fn(f64) -> f64, y: impl F
 /// The comparison: curves above, their difference below, the original and target contexts as
 /// vertical lines, distance on a log axis.
 #[component]
-pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMethod>) -> impl IntoView {
+pub fn CompareChart(comparison: Memo<Option<Comparison>>, facts: Memo<Option<CompareFacts>>, method: Memo<ScalingMethod>) -> impl IntoView {
     // Redrawn only near the screen (dragging base at the top of the page does not rebuild it);
     // its description stays live.
     let figure = NodeRef::<leptos::html::Figure>::new();
@@ -148,18 +189,18 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, method: Memo<ScalingMe
     let axes = Memo::new(move |_| drawing.with(|d| d.axes.clone()));
     let points = move |curve: fn(&Drawing) -> Option<&String>| move || drawing.with(|d| curve(d).cloned().unwrap_or_default());
     let label = move |i: usize| move || drawing.with(|d| d.labels[i].clone());
-    let b_name = Memo::new(move |_| comparison.with(|c| c.as_ref().and_then(|c| c.b.as_ref()).map(|b| b.1)));
-    let with_xpos = Memo::new(move |_| comparison.with(|c| c.as_ref().is_some_and(|c| c.xpos.is_some())));
+    let b_name = Memo::new(move |_| facts.with(|f| f.as_ref().and_then(|f| f.b_name)));
+    let with_xpos = Memo::new(move |_| facts.with(|f| f.as_ref().is_some_and(|f| f.xpos)));
     let has = move |curve: fn(&Drawing) -> bool| Memo::new(move |_| drawing.with(curve));
     let (has_b, has_xpos, has_curves) = (has(|d| d.b.is_some()), has(|d| d.xpos.is_some()), has(|d| !d.a.is_empty()));
     let summary = move || {
-        comparison.with(|c| match c {
-            Some(c) => {
-                let b = c.b.as_ref().map_or("the original frequencies", |b| b.1);
-                let near = |v: &[f64]| v.first().copied().map_or_else(|| "—".to_string(), |v| short_number(v));
+        facts.with(|f| match f {
+            Some(f) => {
+                let b = f.b_name.unwrap_or("the original frequencies");
+                let near = |v: Option<f64>| v.map_or_else(|| "—".to_string(), short_number);
                 format!(
                     "Score of q = k (equal-length pairs) against distance from 1 to {} tokens, log scale: at distance 1 the original frequencies give {}, {} gives {}; the largest difference between {} and {b} is {}.",
-                    c.target, near(&c.original), method.get().as_str(), near(&c.a), method.get().as_str(), short_number(c.largest_gap())
+                    f.target, near(f.original_near), method.get().as_str(), near(f.a_near), method.get().as_str(), short_number(f.largest_gap)
                 )
             }
             None => "Score against distance: not available for these settings.".to_string(),

@@ -11,16 +11,16 @@ pub struct Settle {
     last_poke: StoredValue<f64>,
     waiting: StoredValue<bool>,
     quiet_ms: f64,
-    on_still: StoredValue<Box<dyn Fn()>, LocalStorage>,
+    on_still: Callback<()>,
 }
 
 impl Settle {
-    pub fn new(quiet_ms: f64, on_still: impl Fn() + 'static) -> Self {
+    pub fn new(quiet_ms: f64, on_still: impl Fn() + Send + Sync + 'static) -> Self {
         Self {
             last_poke: StoredValue::new(0.0),
             waiting: StoredValue::new(false),
             quiet_ms,
-            on_still: StoredValue::new_local(Box::new(on_still)),
+            on_still: Callback::new(move |()| on_still()),
         }
     }
 
@@ -44,7 +44,7 @@ impl Settle {
                     return;
                 }
                 self.waiting.set_value(false);
-                self.on_still.with_value(|f| f());
+                self.on_still.run(());
             },
             Duration::from_secs_f64(delay_ms.max(1.0) / 1000.0),
         );

@@ -329,7 +329,7 @@ mod clock_geometry {
 
 mod curves {
     use super::*;
-    use rope_lab::rope::{abel_factor, cosine_by_distance, decay_bound, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode, Stream, seeded_vector};
+    use rope_lab::rope::{abel_factor, cosine_by_distance, decay_bound, mean_cos_by_distance, score_by_distance, score_diagonals, score_window, HeatmapMode, Stream, seeded_vector};
 
     proptest! {
         #[test]
@@ -387,11 +387,15 @@ mod curves {
         ) {
             let rotary = Rotary::new(l, &Frequencies::plain(p));
             let cells = score_window(&rotary, &q, &k, (m0, n0), size, HeatmapMode::Rotated, p);
+            // The map draws these: one value per distance, cell (row, col) at col − row + size − 1.
+            let diagonals = score_diagonals(&rotary, &q, &k, (m0, n0), size, HeatmapMode::Rotated).unwrap();
+            prop_assert_eq!(diagonals.len(), 2 * size - 1);
             for row in 0..size {
                 for col in 0..size {
                     let (m, n) = (m0 + row as i64, n0 + col as i64);
                     let direct = rotary.scores(&q, &k, Position::new(m).unwrap(), Position::new(n).unwrap()).unwrap().score;
                     assert_score_close(cells[row * size + col], direct, &q, &k, 1e-9)?;
+                    assert_score_close(diagonals[col + size - 1 - row], direct, &q, &k, 1e-9)?;
                     if row + 1 < size && col + 1 < size {
                         prop_assert_eq!(cells[row * size + col], cells[(row + 1) * size + col + 1]);
                     }
@@ -421,6 +425,9 @@ mod curves {
         assert!((cells[0] - cells[size + 1]).abs() > 1e-6);
         let unrotated = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated, p);
         assert!(unrotated.iter().all(|c| *c == dot(&q, &k)));
+        // Only the modes where n − m alone sets the score have one value per distance.
+        assert_eq!(score_diagonals(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated), Some(vec![dot(&q, &k); 9]));
+        assert_eq!(score_diagonals(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Sinusoidal), None);
     }
 
     #[test]

@@ -358,6 +358,36 @@ mod heatmap {
         assert!(distinct.len() > 1, "the map should not be one colour");
     }
 
+    /// Each cell's colour is its own score's, from the core: at the corners and edges too,
+    /// where a strip sheared one pixel off (RoPE's cells are drawn from one pixel per distance)
+    /// would show a neighbouring diagonal; and for the sinusoidal map, drawn cell by cell.
+    #[wasm_bindgen_test]
+    async fn every_cell_is_painted_in_its_own_scores_colour() {
+        use rope_lab::charts::{heatmap_limit, heatmap_rgba};
+        use rope_lab::rope::{score_window, Frequencies, HeatmapMode, RopeParams, Rotary};
+        for (query, mode) in [("dim=16&m=300&n=200", HeatmapMode::Rotated), ("dim=16&m=300&n=200&heatmap=sinusoidal", HeatmapMode::Sinusoidal)] {
+            let (root, canvas, _handle) = mount(query).await;
+            // The window's first m and n, from the map's description.
+            let label = root.query_selector(".heatmap-canvas").unwrap().unwrap().get_attribute("aria-label").unwrap();
+            let number = |after: &str| -> i64 { label.split(after).nth(1).unwrap().split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap() };
+            let (m0, n0) = (number("m from "), number("n from "));
+            let state = LabState::from_query(query).state;
+            let params = RopeParams::new(state.base, state.dim).unwrap();
+            let rotary = Rotary::new(state.layout, &Frequencies::plain(params));
+            let (q, k) = (state.query_vector(), state.key_vector());
+            let cells = score_window(&rotary, &q, &k, (m0, n0), 256, mode, params);
+            let colours = heatmap_rgba(&cells, heatmap_limit(&cells));
+            let mut wrong = Vec::new();
+            for (row, col) in [(0, 0), (0, 255), (255, 0), (255, 255), (0, 128), (128, 0), (17, 201), (201, 17), (128, 129), (254, 1), (254, 0), (255, 1), (250, 0), (240, 3), (200, 0), (100, 0)] {
+                let i = (row * 256 + col) * 4;
+                let expected = (colours[i], colours[i + 1], colours[i + 2]);
+                let got = cell_colour(&canvas, row, col);
+                if got != expected { wrong.push(format!("({row}, {col}): {got:?} not {expected:?}")); }
+            }
+            assert!(wrong.is_empty(), "{query}: {wrong:?}");
+        }
+    }
+
     #[wasm_bindgen_test]
     async fn sinusoidal_encodings_blur_the_stripes() {
         let (_root, canvas, _handle) = mount("dim=16&m=300&n=200&heatmap=sinusoidal").await;

@@ -110,6 +110,23 @@ impl HeatmapMode {
     }
 }
 
+/// The window's scores by distance, where they depend on n − m alone (every mode but the
+/// sinusoidal one): value j is the score at n − m = n0 − (m0 + size − 1) + j, for the
+/// 2·size − 1 distances of the window; cell (row, col) has j = col − row + size − 1.
+pub fn score_diagonals(rotary: &Rotary, q: &[f64], k: &[f64], (m0, n0): (i64, i64), size: usize, mode: HeatmapMode) -> Option<Vec<f64>> {
+    let size_i = size as i64;
+    let first = n0 - (m0 + size_i - 1);
+    let count = (2 * size).saturating_sub(1);
+    match mode {
+        HeatmapMode::Unrotated => Some(vec![dot(q, k); count]),
+        HeatmapMode::Rotated => {
+            let distances: Vec<f64> = (0..count as i64).map(|i| (first + i) as f64).collect();
+            Some(score_by_distance(rotary, q, k, &distances))
+        }
+        HeatmapMode::Sinusoidal => None,
+    }
+}
+
 /// Scores for m in `m0..m0+size` (rows) and n in `n0..n0+size` (columns), row-major, computed
 /// from the 2·size − 1 distinct distances (and, for sinusoidal, 2·size encodings of `params`,
 /// the base and dimension of the encodings added to q and k).
@@ -128,29 +145,24 @@ pub fn score_window(
     let distances: Vec<f64> = (0..2 * size_i - 1).map(|i| (first + i) as f64).collect();
     let cell = |row: usize, col: usize| ((n0 + col as i64) - (m0 + row as i64) - first) as usize;
     let mut cells = vec![0.0; size * size];
-    match mode {
-        HeatmapMode::Unrotated => cells.fill(dot(q, k)),
-        HeatmapMode::Rotated => {
-            let by_distance = score_by_distance(rotary, q, k, &distances);
-            for (i, c) in cells.iter_mut().enumerate() {
-                *c = by_distance[cell(i / size, i % size)];
-            }
+    if let Some(by_distance) = score_diagonals(rotary, q, k, (m0, n0), size, mode) {
+        for (i, c) in cells.iter_mut().enumerate() {
+            *c = by_distance[cell(i / size, i % size)];
         }
-        HeatmapMode::Sinusoidal => {
-            // (q + PE(m))·(k + PE(n)) = q·k + q·PE(n) + PE(m)·k + PE(m)·PE(n).
-            let plain = dot(q, k);
-            let run = |from: i64| (0..size_i).map(|i| (from + i) as f64).collect::<Vec<f64>>();
-            let q_pe = encoding_dots(params, q, &run(n0));
-            let pe_k = encoding_dots(params, k, &run(m0));
-            // PE(m)·PE(n) = Σᵢ cos((n − m)θᵢ): one value per distance.
-            let planes = params.planes() as f64;
-            let theta = default_inv_freq(params.base().ln(), params.dim(), params.planes());
-            let pe_pe: Vec<f64> = mean_cos_by_distance(&theta, &distances).into_iter().map(|c| c * planes).collect();
-            for (i, c) in cells.iter_mut().enumerate() {
-                let (row, col) = (i / size, i % size);
-                *c = plain + q_pe[col] + pe_k[row] + pe_pe[cell(row, col)];
-            }
-        }
+        return cells;
+    }
+    // Sinusoidal: (q + PE(m))·(k + PE(n)) = q·k + q·PE(n) + PE(m)·k + PE(m)·PE(n).
+    let plain = dot(q, k);
+    let run = |from: i64| (0..size_i).map(|i| (from + i) as f64).collect::<Vec<f64>>();
+    let q_pe = encoding_dots(params, q, &run(n0));
+    let pe_k = encoding_dots(params, k, &run(m0));
+    // PE(m)·PE(n) = Σᵢ cos((n − m)θᵢ): one value per distance.
+    let planes = params.planes() as f64;
+    let theta = default_inv_freq(params.base().ln(), params.dim(), params.planes());
+    let pe_pe: Vec<f64> = mean_cos_by_distance(&theta, &distances).into_iter().map(|c| c * planes).collect();
+    for (i, c) in cells.iter_mut().enumerate() {
+        let (row, col) = (i / size, i % size);
+        *c = plain + q_pe[col] + pe_k[row] + pe_pe[cell(row, col)];
     }
     cells
 }

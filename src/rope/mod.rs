@@ -24,7 +24,7 @@ mod xpos;
 
 pub use attention::{order_report, shuffle, softmax, AttentionPass, OrderReport, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE, SHUFFLE};
 pub use clock::{wrap_angle, PlaneHands};
-pub use curves::{abel_factor, absolute_bound, cosine_by_distance, mean_cos_by_distance, score_by_distance, score_window, HeatmapMode};
+pub use curves::{abel_factor, absolute_bound, cosine_by_distance, mean_cos_by_distance, score_by_distance, score_diagonals, score_window, HeatmapMode};
 pub use decay::{decay_bound, decay_curve};
 pub use encodings::{add_encoding, apply_blocks, binary_code, norm, pe_rotation_error, pe_shift_blocks, Code, BITS, MAX_CODE_POSITION};
 pub use error::{RopeError, VectorName};

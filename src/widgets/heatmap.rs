@@ -8,8 +8,9 @@ use super::card::WidgetCard;
 use super::export::{csv_text, ExportButtons};
 use super::{use_chart_style, use_lab};
 use crate::charts::format::{short_number, whole_number};
-use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame};
-use crate::rope::{frequencies, score_window, HeatmapMode, Rotary, ScalingMethod, MAX_POSITION};
+use super::heatmap_cells::{self, Scores};
+use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, HeatmapFrame};
+use crate::rope::{frequencies, score_diagonals, score_window, HeatmapMode, Rotary, ScalingMethod, MAX_POSITION};
 use crate::state::{fmt_f64, Change};
 use leptos::ev;
 use leptos::html::Canvas;
@@ -17,7 +18,7 @@ use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
 use super::backend::MeasuredCanvas;
 use super::size::use_in_view;
-use wasm_bindgen::{Clamped, JsCast};
+use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 /// Rows and columns of the window.
@@ -64,30 +65,31 @@ pub fn HeatmapWidget() -> impl IntoView {
     let scaled = lab.select(|s| s.scaling != ScalingMethod::None);
     let unscaled = lab.select(|s| (s.unscaled && s.scaling != ScalingMethod::None).then(|| (s.unscaled_params(), s.layout)));
     // The scores of the `size` × `size` window at `origin`: one evaluation per distinct distance
-    // (and per position for the sinusoidal cross terms).
+    // (and per position for the sinusoidal cross terms), kept per distance where they can be.
     let window = move |origin: (i64, i64), size: usize| {
-        let Some(params) = params.get() else { return Vec::new() };
+        let Some(params) = params.get() else { return Scores::Cells(Vec::new()) };
         let original = unscaled.with(|u| {
             let (scaling, layout) = u.as_ref()?;
             Some(Rotary::new(*layout, &frequencies(params, scaling).ok()?))
         });
         let mode = mode.get();
         vectors.with(|v| {
-            v.as_ref()
-                .map(|v| score_window(original.as_ref().unwrap_or(&v.rotary), &v.q, &v.k, origin, size, mode, params))
-                .unwrap_or_default()
+            let Some(v) = v.as_ref() else { return Scores::Cells(Vec::new()) };
+            let rotary = original.as_ref().unwrap_or(&v.rotary);
+            match score_diagonals(rotary, &v.q, &v.k, origin, size, mode) {
+                Some(diagonals) => Scores::Diagonals(diagonals),
+                None => Scores::Cells(score_window(rotary, &v.q, &v.k, origin, size, mode, params)),
+            }
         })
     };
     let cells = Memo::new(move |_| window(origin.get(), WINDOW));
-    let limit = Memo::new(move |_| cells.with(|c| heatmap_limit(c)));
+    let limit = Memo::new(move |_| cells.with(|c| heatmap_limit(c.values())));
     // The cell being read (m, n): under the pointer, tapped, or moved to with the arrow keys.
     let probe = RwSignal::new(None::<(i64, i64)>);
     let reading = Memo::new(move |_| {
         let (m, n) = probe.get()?;
         let (m0, n0) = origin.get();
-        let (row, col) = (m - m0, n - n0);
-        let inside = (0..WINDOW as i64).contains(&row) && (0..WINDOW as i64).contains(&col);
-        let score = cells.with(|c| inside.then(|| c.get(row as usize * WINDOW + col as usize).copied()).flatten())?;
+        let score = cells.with(|c| c.at(m - m0, n - n0, WINDOW))?;
         Some((m, n, score))
     });
     let shown_layout = RwSignal::new(None::<crate::charts::HeatmapLayout>);
@@ -102,12 +104,11 @@ pub fn HeatmapWidget() -> impl IntoView {
         let (m0, n0) = origin.get();
         let head = format!("Heatmap of the score for m from {m0} and n from {n0}, {WINDOW} cells each; diverging colours");
         if in_view.get() {
-            let cell = usize::try_from((m - m0) * WINDOW as i64 + (n - n0)).ok();
-            let here = cells.with(|c| cell.and_then(|i| c.get(i).copied())).map_or_else(|| "—".to_string(), short_number);
+            let here = cells.with(|c| c.at(m - m0, n - n0, WINDOW)).map_or_else(|| "—".to_string(), short_number);
             let limit = short_number(limit.get());
             format!("{head}, purple negative down to −{limit}, green positive up to {limit}. At m = {m}, n = {n}: {here}")
         } else {
-            let here = window((m, n), 1).first().copied().map_or_else(|| "—".to_string(), short_number);
+            let here = window((m, n), 1).at(0, 0, 1).map_or_else(|| "—".to_string(), short_number);
             format!("{head}, purple negative, green positive. At m = {m}, n = {n}: {here}")
         }
     };
@@ -130,12 +131,12 @@ pub fn HeatmapWidget() -> impl IntoView {
         },
     );
     let cells_canvas = NodeRef::<Canvas>::new();
-    let latest_pixels = StoredValue::new_local(None::<Vec<u8>>);
+    let latest_pixels = StoredValue::new_local(None::<heatmap_cells::Pixels>);
     Effect::new(move |_| {
         if !in_view.get() {
             return;
         }
-        let pixels = cells.with(|c| heatmap_rgba(c, limit.get()));
+        let pixels = cells.with(|c| heatmap_cells::pixels(c, limit.get()));
         let waiting = latest_pixels.with_value(Option::is_some);
         latest_pixels.set_value(Some(pixels));
         // Reading the node ref also runs this again once the canvas is mounted.
@@ -146,7 +147,7 @@ pub fn HeatmapWidget() -> impl IntoView {
             let (Some(Some(pixels)), Some(element)) = (latest_pixels.try_update_value(Option::take), cells_canvas.get_untracked()) else {
                 return; // gone, or drawn already
             };
-            put_cells(&element, pixels);
+            heatmap_cells::draw(&element, pixels, WINDOW);
         });
     });
     // The limits as last drawn: out of view they wait with the cells (reading `limit` would
@@ -266,7 +267,7 @@ pub fn HeatmapWidget() -> impl IntoView {
         cells.with_untracked(|c| {
             csv_text(
                 &["m", "n", "score"],
-                c.iter().enumerate().map(|(i, s)| {
+                c.grid(WINDOW).iter().enumerate().map(|(i, s)| {
                     vec![(m0 + (i / WINDOW) as i64) as f64, (n0 + (i % WINDOW) as i64) as f64, *s]
                 }),
             )
@@ -349,17 +350,5 @@ pub fn HeatmapWidget() -> impl IntoView {
             </p>
             <ExportButtons canvas name="heatmap" csv picture=Callback::new(move |()| picture()) />
         </WidgetCard>
-    }
-}
-
-/// Writes the window's pixels into the cells' canvas, one canvas pixel per cell.
-fn put_cells(element: &HtmlCanvasElement, pixels: Vec<u8>) {
-    if pixels.len() != WINDOW * WINDOW * 4 {
-        return;
-    }
-    if let (Ok(image), Some(context)) =
-        (web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels), WINDOW as u32, WINDOW as u32), context_2d(element))
-    {
-        let _ = context.put_image_data(&image, 0.0, 0.0);
     }
 }

@@ -20,6 +20,7 @@ pub mod field;
 pub mod formulas;
 pub mod frequencies;
 pub mod heatmap;
+pub mod heatmap_cells;
 pub mod layouts;
 pub mod legend;
 pub mod math;

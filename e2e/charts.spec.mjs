@@ -121,7 +121,7 @@ test('out of view, charts wait for the reader; readable values and descriptions 
 
 test('pictures rebuilt with d or base wait out of view, and are current once seen', async ({ page }) => {
   await open(page, '/?dim=8&base=10000');
-  const cells = page.locator('[data-widget="clocks"] .dim-cell:not([hidden])');
+  const cells = page.locator('[data-widget="clocks"] .dim-cell');
   const dials = page.locator('[data-widget="pe-rotation"] .pe-dials');
   await scrollSettled(dials);
   const before = await dials.innerHTML();

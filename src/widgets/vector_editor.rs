@@ -2,7 +2,6 @@
 //! the vector, and ways to choose the vectors (a new random draw, k = q, one-hot, typed values).
 
 use super::field::{FieldMessage, FieldStatus};
-use super::indexed::indexed;
 use super::size::{use_in_view, while_in_view};
 use super::use_lab;
 use crate::rope::Layout;
@@ -33,8 +32,9 @@ pub fn VectorEditor() -> impl IntoView {
         })
     });
     let layout = lab.select(|s| s.layout);
-    // The strip's d cells follow d, the layout and the selection only while the strip is on
-    // screen (a step of d elsewhere on the page would otherwise touch cells nobody sees).
+    // The strip's d cells are rebuilt with d, the layout and the selection: only while the strip
+    // is on screen (a step of d elsewhere on the page would otherwise rebuild 128 to 1,024 cells
+    // nobody sees).
     let strip = NodeRef::<leptos::html::Div>::new();
     let cells = while_in_view(use_in_view(strip), move || (owners.get().unwrap_or_default(), selected.get()));
     // Formatted only when q or k change, not on every move of m or n.
@@ -62,24 +62,23 @@ pub fn VectorEditor() -> impl IntoView {
                     let (a, b) = pair.get().unwrap_or((0, 0));
                     format!("The {} dimensions of q and k; the selected plane's dimensions {a} and {b} are marked", owners.with(|o| o.as_ref().map_or(0, Vec::len)))
                 }>
-                // Cell i is made once and kept (hidden while d <= i): a step of d or of the plane
-                // rewrites the classes of the cells whose plane or mark changed.
-                {indexed(move || cells.with(|(owners, _)| owners.len()), move |dim, active| {
-                    let cell = Memo::new(move |_| {
-                        active.get().then(|| cells.with(|(owners, selected)| owners.get(dim).map(|plane| (*plane, *plane == *selected)))).flatten()
-                    });
-                    let plane = move || cell.get().map_or(0, |(plane, _)| plane);
+                // Cells are static, rebuilt with the selection: a reactive closure per cell,
+                // inside a list that d rebuilds, was never freed (memory grew ~50 KB per change
+                // of d in the soak test).
+                {move || {
+                    let (owners, selected) = cells.get();
+                    owners.into_iter().enumerate().map(|(dim, plane)| {
                     view! {
                         <span
                             class="dim-cell"
-                            hidden=move || !active.get()
-                            class:odd-plane=move || plane() % 2 == 1
-                            class:selected=move || cell.get().is_some_and(|(_, selected)| selected)
-                            title=move || format!("dimension {dim}: plane {}", plane())
-                            on:click=move |_| lab.apply(Change::Plane(cell.get_untracked().map_or(0, |(plane, _)| plane) as i64))
+                            class:odd-plane=plane % 2 == 1
+                            class:selected=selected == plane
+                            title=format!("dimension {dim}: plane {plane}")
+                            on:click=move |_| lab.apply(Change::Plane(plane as i64))
                         ></span>
                     }
-                })}
+                    }).collect_view()
+                }}
             </div>
 
             <h3>"Choose q and k"</h3>

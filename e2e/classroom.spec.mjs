@@ -100,7 +100,10 @@ test('keyboard only: Tab reaches every control, each with a visible focus ring',
       const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
       const box = e.getBoundingClientRect();
       const inView = box.bottom > 0 && box.top < innerHeight && box.right > 0 && box.left < innerWidth;
-      return { id: e.dataset.walk, what: `${e.tagName} ${e.id || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30)}`, ring, inView, skip: !!e.closest('.reach-bar') };
+      // Named as a person would find it: id, label, or the text of the label around it.
+      const name = e.id || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30) || e.closest('label')?.textContent.trim().slice(0, 40) || '';
+      const where = inView ? '' : ` (box ${Math.round(box.top)} to ${Math.round(box.bottom)}, viewport ${innerHeight}, in ${e.closest('[data-widget]')?.dataset.widget ?? 'page'})`;
+      return { id: e.dataset.walk, what: `${e.tagName}${e.type ? `[${e.type}]` : ''} ${name}${where}`, ring, inView, skip: !!e.closest('.reach-bar') };
     });
     if (!info || info.skip) continue;
     if (info.id === first) break;

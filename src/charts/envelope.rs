@@ -29,17 +29,53 @@ pub fn zigzag_x(distances: &[f64], spans: &[Range<usize>]) -> Vec<f64> {
 /// turn: low then high in even columns, high then low in odd ones, so that the line between
 /// two columns joins two highs or two lows.
 pub fn zigzag(values: &[f64], spans: &[Range<usize>]) -> Vec<f64> {
-    spans
-        .iter()
-        .enumerate()
-        .flat_map(|(c, span)| {
-            let slice = values.get(span.clone()).unwrap_or(&[]);
-            let finite = slice.iter().copied().filter(|v| v.is_finite());
-            let (low, high) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
-            let (low, high) = if low <= high { (low, high) } else { (0.0, 0.0) };
-            if c % 2 == 0 { [low, high] } else { [high, low] }
-        })
-        .collect()
+    let mut extremes = ColumnExtremes::new(spans.len());
+    extremes.gather(spans, 0, values);
+    extremes.zigzag()
+}
+
+/// The lowest and highest finite value met in each column so far: a curve can be gathered a
+/// run of distances at a time (the decay chart computes 65,536 distances in slices, so that
+/// the page answers a key press between two of them) and gives the same [`zigzag`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnExtremes {
+    low: Vec<f64>,
+    high: Vec<f64>,
+}
+
+impl ColumnExtremes {
+    pub fn new(columns: usize) -> Self {
+        Self { low: vec![f64::INFINITY; columns], high: vec![f64::NEG_INFINITY; columns] }
+    }
+
+    /// Takes in `values`, the curve at the indices `first..first + values.len()` of the
+    /// indices `spans` split into columns.
+    pub fn gather(&mut self, spans: &[Range<usize>], first: usize, values: &[f64]) {
+        let end = first + values.len();
+        let mut column = spans.partition_point(|span| span.end <= first);
+        while let Some(span) = spans.get(column).filter(|span| span.start < end) {
+            let (Some(low), Some(high)) = (self.low.get_mut(column), self.high.get_mut(column)) else { return };
+            let run = values.get(span.start.max(first) - first..span.end.min(end) - first).unwrap_or(&[]);
+            for v in run.iter().copied().filter(|v| v.is_finite()) {
+                *low = low.min(v);
+                *high = high.max(v);
+            }
+            column += 1;
+        }
+    }
+
+    /// Two values per column, as [`zigzag`] gives them.
+    pub fn zigzag(&self) -> Vec<f64> {
+        self.low
+            .iter()
+            .zip(&self.high)
+            .enumerate()
+            .flat_map(|(c, (&low, &high))| {
+                let (low, high) = if low <= high { (low, high) } else { (0.0, 0.0) };
+                if c % 2 == 0 { [low, high] } else { [high, low] }
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -72,6 +108,23 @@ mod tests {
             // Samples every 33 points would miss most of the swing; the band holds nearly all of it.
             assert!(high - low > 1.8, "column {c}: {low} to {high}");
         }
+    }
+
+    #[test]
+    fn gathered_in_slices_it_is_the_same_line() {
+        let values: Vec<f64> = (0..65_537).map(|r| (0.37 * r as f64).sin() * (1.0 + r as f64 / 9_000.0)).collect();
+        let spans = column_spans(values.len(), 1024);
+        let whole = zigzag(&values, &spans);
+        // Slices that start and end inside columns, of uneven lengths, the last one short.
+        for slice in [4096, 1000, 7, 65_537] {
+            let mut extremes = ColumnExtremes::new(spans.len());
+            for (i, part) in values.chunks(slice).enumerate() {
+                extremes.gather(&spans, i * slice, part);
+            }
+            assert_eq!(extremes.zigzag(), whole, "slices of {slice}");
+        }
+        // Nothing gathered yet: every column 0.
+        assert_eq!(ColumnExtremes::new(2).zigzag(), vec![0.0; 4]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::canvas::use_canvas_chart;
 use super::settle::Settle;
+use super::decay_envelope::{self, Dense, Sources};
 use super::card::WidgetCard;
 use super::slider::Slider;
 use super::export::{csv_text, ExportButtons};
@@ -13,7 +14,6 @@ use super::formulas::{self, Formula};
 use super::readout::Readout;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
-use crate::charts::envelope::{column_spans, zigzag, zigzag_x};
 use crate::charts::{draw_absolute, draw_decay, AbsoluteChart, DecayChart};
 use crate::rope::{abel_factor, cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, norm, xpos_mean_cos, Frequencies, RopeParams};
 use crate::state::{fmt_list, param, Change};
@@ -26,7 +26,7 @@ const SAMPLES: usize = 512;
 /// distance (the curves turn every few tokens: 513 samples of them alias), reduced to this
 /// many columns, once no change has come for this long.
 const ENVELOPE_MAX_RANGE: u64 = 65_536;
-const ENVELOPE_COLUMNS: usize = 1024;
+pub(super) const ENVELOPE_COLUMNS: usize = 1024;
 const ENVELOPE_QUIET_MS: f64 = 250.0;
 /// Span presets, from RoFormer's figure 2 to a long context.
 const RANGES: [u64; 7] = [256, 1024, 4096, 16384, 65536, 262144, 1 << 20];
@@ -47,8 +47,9 @@ fn bound_curve(inv_freq: &[f64], distances: &[f64], log: bool) -> Vec<f64> {
     if log {
         distances.iter().map(|r| decay_bound(inv_freq, *r)).collect()
     } else {
-        let step = distances.get(1).copied().unwrap_or(1.0);
-        decay_curve(inv_freq, 0.0, step, distances.len())
+        let start = distances.first().copied().unwrap_or(0.0);
+        let step = distances.get(1).map_or(1.0, |next| next - start);
+        decay_curve(inv_freq, start, step, distances.len())
     }
 }
 
@@ -122,42 +123,33 @@ pub fn DecayWidget() -> impl IntoView {
     };
     let absolute = Memo::new(move |_| chart.with(absolute_of));
     // At rest (ENVELOPE_QUIET_MS after the last change of the chart in view), a long linear
-    // range is drawn from every distance: each column from its lowest to its highest value.
-    // Moving, the samples are drawn; the envelope is computed only for a chart it differs from.
-    let rest = Trigger::new();
-    let settle = Settle::new(ENVELOPE_QUIET_MS, move || rest.notify());
-    let dense = Memo::new(move |previous: Option<&Option<Dense>>| {
-        rest.track();
+    // range is drawn from every distance: each column from its lowest to its highest value,
+    // gathered a slice of distances per task. Moving, the samples are drawn; the envelope is
+    // gathered only for a chart it does not match yet.
+    let dense = RwSignal::new(None::<Dense>);
+    let generation = StoredValue::new(0_u64);
+    let sources = std::rc::Rc::new(Sources {
+        curves: Box::new(move |distances| curves(distances, false)),
+        absolute_of: Box::new(move |chart| absolute_of(chart)),
+        shown: Box::new(move |source| chart.try_with_untracked(|c| c == source).unwrap_or(false)),
+        done: Box::new(move |finished| {
+            dense.try_set(Some(finished));
+        }),
+    });
+    let sources = StoredValue::new_local(sources);
+    let settle = Settle::new(ENVELOPE_QUIET_MS, move || {
         untrack(|| {
             let (range, log) = (range.get(), log.get());
             if log || range <= SAMPLES as u64 || range > ENVELOPE_MAX_RANGE || xpos.get().is_some() {
-                return None;
+                return;
             }
             let source = chart.get();
-            if let Some(Some(previous)) = previous.filter(|p| p.as_ref().is_some_and(|p| p.source == source)) {
-                return Some(previous.clone());
+            if dense.with(|d| d.as_ref().is_some_and(|d| d.source == source)) {
+                return;
             }
-            let full = curves((0..=range).map(|r| r as f64).collect(), false);
-            let spans = column_spans(full.distances.len(), ENVELOPE_COLUMNS);
-            let z = |v: &[f64]| if v.is_empty() { Vec::new() } else { zigzag(v, &spans) };
-            let absolute = absolute_of(&full).map(|a| AbsoluteChart {
-                distances: zigzag_x(&a.distances, &spans),
-                bound: z(&a.bound),
-                score: z(&a.score),
-                ..a
-            });
-            let envelope = DecayChart {
-                distances: zigzag_x(&full.distances, &spans),
-                bound: z(&full.bound),
-                compare: full.compare.iter().map(|(base, curve)| (*base, z(curve))).collect(),
-                unscaled: z(&full.unscaled),
-                score: z(&full.score),
-                q_equals_k: z(&full.q_equals_k),
-                xpos: Vec::new(),
-                cursor: None,
-                log_x: false,
-            };
-            Some(Dense { source, envelope, absolute })
+            if let Some(sources) = sources.try_get_value() {
+                decay_envelope::gather(source, range, generation, sources);
+            }
         })
     });
     // Whether the chart in view shows the envelope (`data-detail`, and its description).
@@ -359,12 +351,4 @@ pub fn DecayWidget() -> impl IntoView {
             </p>
         </WidgetCard>
     }
-}
-
-/// The decay charts drawn from every distance, for the sampled chart `source`.
-#[derive(Clone, PartialEq)]
-struct Dense {
-    source: DecayChart,
-    envelope: DecayChart,
-    absolute: Option<AbsoluteChart>,
 }

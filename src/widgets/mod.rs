@@ -13,6 +13,7 @@ pub mod complex;
 pub mod controls;
 pub mod counting;
 pub mod decay;
+pub mod decay_envelope;
 pub mod dialog;
 pub mod embed;
 pub mod export;

@@ -204,6 +204,23 @@ test('each chart exports its data as CSV and its picture as PNG', async ({ page 
       expect(got).toBe(shown);
       expect(shown).not.toBe('0,0,0');
     }
+    if (name === 'decay') {
+      // The chart is drawn in layers too (the frame on the canvas, the lines in an SVG over
+      // it): the PNG holds the lines, the bound's green among them.
+      const green = await page.evaluate(async (png) => {
+        const picture = new Image();
+        picture.src = `data:image/png;base64,${png}`;
+        await picture.decode();
+        const copy = document.createElement('canvas');
+        [copy.width, copy.height] = [picture.width, picture.height];
+        copy.getContext('2d').drawImage(picture, 0, 0);
+        const data = copy.getContext('2d').getImageData(0, 0, copy.width, copy.height).data;
+        let count = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i] === 0 && data[i + 1] === 158 && data[i + 2] === 115) count++;
+        return count;
+      }, bytes.toString('base64'));
+      expect(green, "pixels of the bound's colour in the PNG").toBeGreaterThan(100);
+    }
   }
 });
 

@@ -9,7 +9,7 @@ use plotters_backend::{BackendColor, BackendCoord, BackendTextStyle, DrawingBack
 use std::cell::RefCell;
 use std::rc::Rc;
 use plotters::prelude::*;
-use rope_lab::charts::{draw_absolute, draw_decay, AbsoluteChart, ChartStyle, DecayChart};
+use rope_lab::charts::{draw_absolute, draw_decay, draw_decay_frame, AbsoluteChart, ChartStyle, DecayChart, DecayFrame};
 use rope_lab::rope::{decay_bound, decay_curve, Frequencies, RopeParams};
 
 /// Whatever `draw` draws on an SVG canvas of `size` pixels, as SVG text.
@@ -67,6 +67,48 @@ fn the_decay_chart_draws_the_whole_curve_unclipped_with_its_cursor() {
     }
     // The cursor at r = 100: a circle in the cursor colour (28, 32, 40).
     assert!(svg.lines().any(|l| l.contains("<circle") && l.contains("#1C2028")));
+}
+
+/// The page draws the decay chart in two layers: plotters draws the frame on the canvas, and
+/// the lines go in an SVG over it at the pixels `DecayPlot` gives. Each of those pixels must be
+/// where plotters itself puts the point when it draws the whole chart (left axis and right
+/// axis alike), and the frame alone must hold none of the lines.
+#[test]
+fn the_lines_layer_puts_every_point_where_the_whole_chart_does() {
+    let mut chart = roformer_figure();
+    let inv_freq = Frequencies::plain(RopeParams::new(10000.0, 128).unwrap()).inv_freq;
+    chart.q_equals_k = rope_lab::rope::mean_cos_by_distance(&inv_freq, &chart.distances);
+    chart.unscaled = chart.bound.iter().map(|b| b * 0.9).collect();
+    for style in [ChartStyle::LIGHT, ChartStyle::DARK.with_scale(2.0)] {
+        let size = (640.0 * style.scale) as u32;
+        let whole = svg_of((size, size / 2), |area| draw_decay(area, &chart, &style).expect("the chart draws"));
+        let frame = DecayFrame::of(&chart);
+        let mut plot = None;
+        let frame_only = svg_of((size, size / 2), |area| plot = Some(draw_decay_frame(area, &frame, &style).expect("the frame draws")));
+        let plot = plot.unwrap();
+        assert_eq!(plot.size, (size, size / 2));
+        let polylines = |svg: &str| -> Vec<String> {
+            svg.lines()
+                .filter(|l| l.contains("<polyline"))
+                .map(|l| l.split("points=\"").nth(1).unwrap().split('"').next().unwrap().trim().to_string())
+                .collect()
+        };
+        let drawn = polylines(&whole);
+        let lines = chart.lines(&frame, &style);
+        assert!(lines.len() >= 4, "compare, unscaled, bound, zero, cosine, cursor: {}", lines.len());
+        for line in lines.iter().filter(|l| !l.dashed) {
+            let expected: Vec<String> = line
+                .points
+                .iter()
+                .map(|p| {
+                    let (x, y) = plot.pixel(*p, line.right_axis);
+                    format!("{x},{y}")
+                })
+                .collect();
+            assert!(drawn.contains(&expected.join(" ")), "a line of {} points is not where plotters drew it", expected.len());
+            assert!(!polylines(&frame_only).contains(&expected.join(" ")), "the frame alone holds a line");
+        }
+    }
 }
 
 #[test]

@@ -175,7 +175,7 @@ async fn a_typed_invalid_value_is_corrected_with_a_notice_beside_its_field() {
 }
 
 #[wasm_bindgen_test]
-async fn the_decay_chart_draws_its_curve() {
+async fn the_decay_chart_draws_its_frame_and_its_curve() {
     let root = container();
     let handle = leptos::mount::mount_to(root.clone(), || view! { <DecayWidget /> });
     let canvas: HtmlCanvasElement = root.query_selector("canvas").unwrap().unwrap().unchecked_into();
@@ -184,23 +184,41 @@ async fn the_decay_chart_draws_its_curve() {
     style.set_property("width", "700px").unwrap();
     style.set_property("height", "360px").unwrap();
     window().dispatch_event(&web_sys::Event::new("resize").unwrap()).unwrap();
-    // The light theme's bound colour, (0, 158, 115): some pixels of the line are exactly it.
-    let curve_pixels = || {
+    // The frame on the canvas: its background and grid, in the light theme.
+    let drawn_pixels = || {
         if canvas.width() == 0 || canvas.height() == 0 {
             return 0;
         }
-        let context: web_sys::CanvasRenderingContext2d =
-            canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-        let pixels = context
-            .get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64)
-            .unwrap()
-            .data();
-        pixels.chunks(4).filter(|p| p[0] == 0 && p[1] == 158 && p[2] == 115).count()
+        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+        let pixels = context.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
+        pixels.chunks(4).filter(|p| p[3] == 255).count()
     };
-    settle_until(|| curve_pixels() > 50).await;
-    assert!(canvas.width() > 0 && canvas.height() > 0);
-    let curve_pixels = curve_pixels();
-    assert!(curve_pixels > 50, "only {curve_pixels} pixels of the curve's colour");
+    // The bound over it: a path of the layer in the light theme's bound colour, (0, 158, 115),
+    // through all 513 samples, inside the canvas' pixels.
+    let bound = || {
+        let paths = root.query_selector_all(".decay-lines path").unwrap();
+        (0..paths.length())
+            .filter_map(|i| paths.item(i)?.dyn_into::<web_sys::Element>().ok())
+            .find(|p| p.get_attribute("stroke").as_deref() == Some("rgba(0,158,115,1)"))
+            .and_then(|p| p.get_attribute("d"))
+    };
+    settle_until(|| drawn_pixels() > 10_000 && bound().is_some()).await;
+    let d = bound().expect("a path in the bound's colour");
+    let points: Vec<(f64, f64)> = d
+        .split(['M', 'L'])
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (x, y) = p.split_once(' ').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(points.len(), 513);
+    let (width, height) = (canvas.width() as f64, canvas.height() as f64);
+    assert!(points.iter().all(|(x, y)| (0.0..width).contains(x) && (0.0..height).contains(y)), "{d}");
+    let view_box = root.query_selector(".decay-lines").unwrap().unwrap().get_attribute("viewBox");
+    assert_eq!(view_box, Some(format!("0 0 {width} {height}")));
+    // The bound falls from its peak at r = 0: the first point is the highest (least y).
+    assert!(points.iter().all(|p| p.1 >= points[0].1));
     drop(handle);
 }
 

@@ -71,21 +71,26 @@ const ZERO_SHARE: f64 = 0.6;
 const COMPARE: [RGBColor; 3] = [palette::COMPARE[0].light, palette::COMPARE[1].light, palette::COMPARE[2].light];
 
 /// The distance axis both decay charts share: on a log axis a chart plots log10(distance),
-/// from distance 1. Returns the axis' range and the points of `curve` in its coordinates
+/// from distance 1. Gives the axis' range and the points of a curve in its coordinates
 /// (non-finite values, and distances below 1 on a log axis, left out).
-struct DistanceAxis<'a> {
-    distances: &'a [f64],
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DistanceAxis {
+    /// The largest distance shown.
+    last: f64,
     log_x: bool,
 }
 
-impl DistanceAxis<'_> {
+impl DistanceAxis {
+    fn of(distances: &[f64], log_x: bool) -> Self {
+        Self { last: distances.last().copied().filter(|x| x.is_finite() && *x > 0.0).unwrap_or(1.0), log_x }
+    }
+
     fn x_of(&self, d: f64) -> f64 {
         if self.log_x { d.max(1.0).log10() } else { d }
     }
 
     fn range(&self) -> (f64, f64) {
-        let last = self.distances.last().copied().filter(|x| x.is_finite() && *x > 0.0).unwrap_or(1.0);
-        if self.log_x { (0.0, self.x_of(last).max(0.5)) } else { (0.0, last) }
+        if self.log_x { (0.0, self.x_of(self.last).max(0.5)) } else { (0.0, self.last) }
     }
 
     /// A tick of the axis, in tokens.
@@ -98,8 +103,8 @@ impl DistanceAxis<'_> {
         if self.log_x { "relative distance n − m (tokens, log scale)" } else { "relative distance n − m (tokens)" }
     }
 
-    fn points(&self, curve: &[f64], y_of: impl Fn(f64) -> f64) -> Vec<(f64, f64)> {
-        self.distances
+    fn points(&self, distances: &[f64], curve: &[f64], y_of: impl Fn(f64) -> f64) -> Vec<(f64, f64)> {
+        distances
             .iter()
             .zip(curve)
             .filter(|(x, y)| x.is_finite() && y.is_finite() && (!self.log_x || **x >= 1.0))
@@ -108,31 +113,168 @@ impl DistanceAxis<'_> {
     }
 }
 
-/// Draws `chart` on `area`. The left axis starts at 0 and leaves headroom above the largest
-/// bound (f(0) = (d/2 + 1)/2 is the peak), so no curve is clipped.
-pub fn draw_decay<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    chart: &DecayChart,
+/// What the decay chart's frame (axes, grid, titles) depends on. Its left axis starts at 0 and
+/// leaves headroom above the largest bound (f(0) = (d/2 + 1)/2 is the peak), so no curve is
+/// clipped; a step of base, m or n leaves it as it is (only the curves move).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecayFrame {
+    axis: DistanceAxis,
+    y_max: f64,
+    has_cosines: bool,
+}
+
+impl DecayFrame {
+    pub fn of(chart: &DecayChart) -> Self {
+        let y_max = chart
+            .bound
+            .iter()
+            .chain(chart.compare.iter().flat_map(|(_, c)| c))
+            .chain(&chart.unscaled)
+            .copied()
+            .filter(|y| y.is_finite())
+            .fold(0.0_f64, f64::max)
+            .max(1.0)
+            * 1.08;
+        let has_cosines = !chart.score.is_empty() || !chart.q_equals_k.is_empty() || !chart.xpos.is_empty();
+        Self { axis: DistanceAxis::of(&chart.distances, chart.log_x), y_max, has_cosines }
+    }
+}
+
+/// The right axis' range, in cosine units.
+const COSINE_RANGE: (f64, f64) = (-1.05, 1.05);
+
+/// One line of the decay chart in the chart's coordinates (x on the distance axis, log10 of
+/// the distance on a log axis; y on the left axis, or the right one for cosines), with its
+/// colour and its width in the style's pixels before scaling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecayLine {
+    pub points: Vec<(f64, f64)>,
+    pub right_axis: bool,
+    pub colour: RGBAColor,
+    pub width: f64,
+    pub dashed: bool,
+}
+
+impl DecayChart {
+    /// Every line [`draw_decay`] draws, in its order: compared bases, the original θᵢ's bound,
+    /// the bound, the expected 0, the cosine curves, and the cursor's line.
+    pub fn lines(&self, frame: &DecayFrame, style: &ChartStyle) -> Vec<DecayLine> {
+        let axis = frame.axis;
+        let (x_min, x_max) = axis.range();
+        let points = |curve: &[f64]| axis.points(&self.distances, curve, |y| y);
+        let line = |points, right_axis, colour: RGBAColor, width| DecayLine { points, right_axis, colour, width, dashed: false };
+        let mut lines = Vec::new();
+        for ((_, curve), colour) in self.compare.iter().zip(COMPARE) {
+            lines.push(line(points(curve), false, colour.to_rgba(), 1.5));
+        }
+        if !self.unscaled.is_empty() {
+            lines.push(line(points(&self.unscaled), false, style.faded(ORIGINAL_SHARE).to_rgba(), 1.5));
+        }
+        lines.push(line(points(&self.bound), false, style.bound.to_rgba(), 2.0));
+        if frame.has_cosines {
+            lines.push(DecayLine { dashed: true, ..line(vec![(x_min, 0.0), (x_max, 0.0)], true, style.faded(ZERO_SHARE).to_rgba(), 1.5) });
+        }
+        if !self.q_equals_k.is_empty() {
+            lines.push(line(points(&self.q_equals_k), true, style.phasor.to_rgba(), 1.5));
+        }
+        if !self.xpos.is_empty() {
+            lines.push(line(points(&self.xpos), true, style.k.to_rgba(), 1.5));
+        }
+        if !self.score.is_empty() {
+            lines.push(line(points(&self.score), true, style.text.mix(0.85), 1.2));
+        }
+        if let Some((x, _)) = self.cursor_dot(frame) {
+            lines.push(line(vec![(x, 0.0), (x, frame.y_max)], false, style.cursor.to_rgba(), 1.0));
+        }
+        lines
+    }
+
+    /// The cursor's dot on the bound, in the chart's coordinates (left axis).
+    pub fn cursor_dot(&self, frame: &DecayFrame) -> Option<(f64, f64)> {
+        let (x_min, x_max) = frame.axis.range();
+        self.cursor.filter(|(x, y)| x.is_finite() && y.is_finite()).map(|(x, y)| (frame.axis.x_of(x).clamp(x_min, x_max), y))
+    }
+}
+
+/// Where [`draw_decay_frame`] put the plot, in the backend's pixels: what a layer over the
+/// canvas needs to draw the lines where [`draw_decay`] would.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecayPlot {
+    /// The whole drawing's size.
+    pub size: (u32, u32),
+    /// The plotting area: x from `x0` to `x1`, y from `y0` (top) to `y1`, ends excluded.
+    rect: (i32, i32, i32, i32),
+    frame: DecayFrame,
+}
+
+impl DecayPlot {
+    /// The pixel of `point`, rounded as plotters rounds it (its primary coordinates leave out
+    /// the area's last row and column, its secondary ones do not).
+    pub fn pixel(&self, (x, y): (f64, f64), right_axis: bool) -> (i32, i32) {
+        let (x0, x1, y0, y1) = self.rect;
+        let (x_min, x_max) = self.frame.axis.range();
+        let ((y_lo, y_hi), inset) = if right_axis { (COSINE_RANGE, 0) } else { ((0.0, self.frame.y_max), 1) };
+        (map(x, (x_min, x_max), (x0, x1 - inset)), map(y, (y_lo, y_hi), (y1 - inset, y0)))
+    }
+
+    /// Whether this plot is the one drawn for `frame`.
+    pub fn fits(&self, frame: &DecayFrame) -> bool {
+        self.frame == *frame
+    }
+
+    /// The cursor dot's radius and the dash pattern, in pixels, for `style`.
+    pub fn marks(style: &ChartStyle) -> (i32, (i32, i32)) {
+        let s = style.scale;
+        ((4.0 * s) as i32, ((6.0 * s) as i32, (4.0 * s) as i32))
+    }
+}
+
+/// plotters' mapping of `v` in `range` to pixels `limit` (its `Ranged::map` for f64).
+fn map(v: f64, range: (f64, f64), limit: (i32, i32)) -> i32 {
+    if range.1 == range.0 {
+        return (limit.1 - limit.0) / 2;
+    }
+    let t = (v - range.0) / (range.1 - range.0);
+    let length = limit.1 - limit.0;
+    if length == 0 || !t.is_finite() {
+        return if t.is_sign_negative() { limit.0 } else { limit.1 };
+    }
+    if length > 0 {
+        limit.0 + (f64::from(length) * t + 1e-3).floor() as i32
+    } else {
+        limit.0 + (f64::from(length) * t - 1e-3).ceil() as i32
+    }
+}
+
+/// A stroke `width` wide (in the style's pixels), in whole pixels of at least 1.
+fn stroke(width: f64, style: &ChartStyle) -> u32 {
+    ((width * style.scale).round() as u32).max(1)
+}
+
+/// The width in pixels [`draw_decay`] strokes `line` with, under `style`.
+pub fn line_width(line: &DecayLine, style: &ChartStyle) -> u32 {
+    stroke(line.width, style)
+}
+
+type DecayContext<'a, DB> = plotters::chart::DualCoordChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// The frame on `area`: background, caption, grid, both axes with their ticks and titles.
+fn decay_frame<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    frame: &DecayFrame,
     style: &ChartStyle,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<DecayContext<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&style.background)?;
-    let axis = DistanceAxis { distances: &chart.distances, log_x: chart.log_x };
+    let axis = frame.axis;
     let (x_min, x_max) = axis.range();
-    let y_max = chart
-        .bound
-        .iter()
-        .chain(chart.compare.iter().flat_map(|(_, c)| c))
-        .chain(&chart.unscaled)
-        .copied()
-        .filter(|y| y.is_finite())
-        .fold(0.0_f64, f64::max)
-        .max(1.0)
-        * 1.08;
     let s = style.scale;
     let font = |size: f64| style.font(size);
-    let width = |w: f64| ((w * s).round() as u32).max(1);
     let x_label = |x: &f64| axis.label(*x);
-    let has_cosines = !chart.score.is_empty() || !chart.q_equals_k.is_empty() || !chart.xpos.is_empty();
 
     let mut builder = ChartBuilder::on(area);
     builder
@@ -140,12 +282,12 @@ pub fn draw_decay<DB: DrawingBackend>(
         .x_label_area_size((38.0 * s) as u32)
         .y_label_area_size((46.0 * s) as u32)
         .caption("RoFormer's relative bound, and scores", font(14.0));
-    if has_cosines {
+    if frame.has_cosines {
         builder.right_y_label_area_size((52.0 * s) as u32);
     }
     let mut ctx = builder
-        .build_cartesian_2d(x_min..x_max, 0.0..y_max)?
-        .set_secondary_coord(x_min..x_max, -1.05..1.05);
+        .build_cartesian_2d(x_min..x_max, 0.0..frame.y_max)?
+        .set_secondary_coord(x_min..x_max, COSINE_RANGE.0..COSINE_RANGE.1);
     ctx.configure_mesh()
         .x_desc(axis.title())
         .y_desc("relative bound")
@@ -159,7 +301,7 @@ pub fn draw_decay<DB: DrawingBackend>(
         .bold_line_style(style.grid)
         .axis_style(style.text.mix(0.6))
         .draw()?;
-    if has_cosines {
+    if frame.has_cosines {
         ctx.configure_secondary_axes()
             .y_desc("score ÷ |q||k| (cosine)")
             .y_labels(5)
@@ -168,39 +310,50 @@ pub fn draw_decay<DB: DrawingBackend>(
             .axis_desc_style(font(12.0))
             .draw()?;
     }
+    Ok(ctx)
+}
 
-    let points = |curve: &[f64]| axis.points(curve, |y| y);
-    for ((_, curve), colour) in chart.compare.iter().zip(COMPARE) {
-        ctx.draw_series(LineSeries::new(points(curve), colour.stroke_width(width(1.5))))?;
+/// Draws `chart` on `area`: its frame, then its lines and the cursor's dot.
+pub fn draw_decay<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &DecayChart,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let frame = DecayFrame::of(chart);
+    let mut ctx = decay_frame(area, &frame, style)?;
+    let (radius, (dash, gap)) = DecayPlot::marks(style);
+    for line in chart.lines(&frame, style) {
+        let pen = line.colour.stroke_width(line_width(&line, style));
+        match (line.right_axis, line.dashed) {
+            (false, _) => {
+                ctx.draw_series(LineSeries::new(line.points, pen))?;
+            }
+            (true, false) => {
+                ctx.draw_secondary_series(LineSeries::new(line.points, pen))?;
+            }
+            (true, true) => {
+                ctx.draw_secondary_series(DashedLineSeries::new(line.points, dash, gap, pen))?;
+            }
+        }
     }
-    if !chart.unscaled.is_empty() {
-        ctx.draw_series(LineSeries::new(points(&chart.unscaled), style.faded(ORIGINAL_SHARE).stroke_width(width(1.5))))?;
-    }
-    ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?;
-    if has_cosines {
-        ctx.draw_secondary_series(DashedLineSeries::new(
-            [(x_min, 0.0), (x_max, 0.0)],
-            (6.0 * s) as i32,
-            (4.0 * s) as i32,
-            style.faded(ZERO_SHARE).stroke_width(width(1.5)),
-        ))?;
-    }
-    if !chart.q_equals_k.is_empty() {
-        ctx.draw_secondary_series(LineSeries::new(points(&chart.q_equals_k), style.phasor.stroke_width(width(1.5))))?;
-    }
-    if !chart.xpos.is_empty() {
-        ctx.draw_secondary_series(LineSeries::new(points(&chart.xpos), style.k.stroke_width(width(1.5))))?;
-    }
-    if !chart.score.is_empty() {
-        ctx.draw_secondary_series(LineSeries::new(points(&chart.score), style.text.mix(0.85).stroke_width(width(1.2))))?;
-    }
-
-    if let Some((x, y)) = chart.cursor.filter(|(x, y)| x.is_finite() && y.is_finite()) {
-        let x = axis.x_of(x).clamp(x_min, x_max);
-        ctx.draw_series(LineSeries::new([(x, 0.0), (x, y_max)], style.cursor.stroke_width(width(1.0))))?;
-        ctx.draw_series(std::iter::once(Circle::new((x, y), (4.0 * s) as i32, style.cursor.filled())))?;
+    if let Some(dot) = chart.cursor_dot(&frame) {
+        ctx.draw_series(std::iter::once(Circle::new(dot, radius, style.cursor.filled())))?;
     }
     area.present()
+}
+
+/// Draws only the frame of a decay chart on `area` (a layer over it draws the lines, see
+/// [`DecayChart::lines`]), and says where the plot is.
+pub fn draw_decay_frame<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    frame: &DecayFrame,
+    style: &ChartStyle,
+) -> Result<DecayPlot, DrawingAreaErrorKind<DB::ErrorType>> {
+    let ctx = decay_frame(area, frame, style)?;
+    let (x, y) = ctx.plotting_area().get_pixel_range();
+    drop(ctx);
+    area.present()?;
+    Ok(DecayPlot { size: area.dim_in_pixel(), rect: (x.start, x.end, y.start, y.end), frame: *frame })
 }
 
 /// The absolute bound on |score| for the current q and k beside |score| itself, both in score
@@ -233,7 +386,7 @@ pub fn draw_absolute<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&style.background)?;
-    let axis = DistanceAxis { distances: &chart.distances, log_x: chart.log_x };
+    let axis = DistanceAxis::of(&chart.distances, chart.log_x);
     let (x_min, x_max) = axis.range();
     let finite_positive = |v: &&f64| v.is_finite() && **v > 0.0;
     let top = chart.bound.iter().filter(finite_positive).copied().fold(0.0_f64, f64::max).max(1e-12) * 1.5;
@@ -265,7 +418,7 @@ pub fn draw_absolute<DB: DrawingBackend>(
         .bold_line_style(style.grid)
         .axis_style(style.text.mix(0.6))
         .draw()?;
-    let points = |curve: &[f64]| axis.points(curve, |y| y.clamp(bottom, top).log10());
+    let points = |curve: &[f64]| axis.points(&chart.distances, curve, |y| y.clamp(bottom, top).log10());
     ctx.draw_series(LineSeries::new(points(&chart.score), style.text.mix(0.85).stroke_width(width(1.2))))?;
     ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?;
     if let Some(x) = chart.cursor.filter(|x| x.is_finite()) {

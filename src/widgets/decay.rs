@@ -5,6 +5,9 @@
 use super::canvas::use_canvas_chart;
 use super::settle::Settle;
 use super::decay_envelope::{self, Dense, Sources};
+use super::decay_lines::DecayLines;
+use super::backend::MeasuredCanvas;
+use super::size::{use_in_view, while_in_view};
 use super::card::WidgetCard;
 use super::slider::Slider;
 use super::export::{csv_text, ExportButtons};
@@ -14,11 +17,13 @@ use super::formulas::{self, Formula};
 use super::readout::Readout;
 use super::{use_chart_style, use_lab};
 use crate::charts::format::short_number;
-use crate::charts::{draw_absolute, draw_decay, AbsoluteChart, DecayChart};
+use crate::charts::{draw_absolute, draw_decay, draw_decay_frame, AbsoluteChart, DecayChart, DecayFrame, DecayPlot};
 use crate::rope::{abel_factor, cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, norm, xpos_mean_cos, Frequencies, RopeParams};
 use crate::state::{fmt_list, param, Change};
 use leptos::html::Canvas;
 use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use wasm_bindgen::JsCast;
 
 /// Points per curve: plenty for a chart a few hundred pixels wide.
 const SAMPLES: usize = 512;
@@ -178,22 +183,43 @@ pub fn DecayWidget() -> impl IntoView {
         })
     });
 
+    // The chart as shown (the envelope once it is gathered, else the samples) while it can be
+    // seen: its frame on the canvas, redrawn only when the axes change; its lines in a layer
+    // over it (`DecayLines`), following every step.
+    let shown = while_in_view(use_in_view(canvas), move || {
+        let sampled = chart.get();
+        settle.poke();
+        let envelope = dense.with(|d| d.as_ref().filter(|d| d.source == sampled).map(|d| d.envelope.clone()));
+        exact.set(envelope.is_some());
+        let mut chart = envelope.unwrap_or(sampled);
+        chart.cursor = bound_at_r.get().map(|b| (r.get() as f64, b));
+        chart
+    });
+    let frame = Memo::new(move |_| shown.with(DecayFrame::of));
+    let drawn = RwSignal::new(None::<(DecayPlot, f64)>);
     use_canvas_chart(
         canvas,
-        move || {
-            let sampled = chart.get();
-            settle.poke();
-            let envelope = dense.with(|d| d.as_ref().filter(|d| d.source == sampled).map(|d| d.envelope.clone()));
-            exact.set(envelope.is_some());
-            let mut chart = envelope.unwrap_or(sampled);
-            chart.cursor = bound_at_r.get().map(|b| (r.get() as f64, b));
-            (chart, style.get())
-        },
-        |area, (chart, style), ratio| {
+        move || (frame.get(), style.get()),
+        move |area, (frame, style), ratio| {
             // A failed draw leaves the previous frame; nothing to report to the user.
-            let _ = draw_decay(area, chart, &style.with_scale(ratio));
+            if let Ok(plot) = draw_decay_frame(area, frame, &style.with_scale(ratio)) {
+                if drawn.get_untracked() != Some((plot, ratio)) {
+                    drawn.set(Some((plot, ratio)));
+                }
+            }
         },
     );
+    // The PNG: the whole chart, frame and lines, drawn once on a canvas of the same size.
+    let picture = move || -> Option<String> {
+        let (element, (_, ratio)) = (canvas.get_untracked()?, drawn.get_untracked()?);
+        let copy: web_sys::HtmlCanvasElement = document().create_element("canvas").ok()?.dyn_into().ok()?;
+        copy.set_width(element.width());
+        copy.set_height(element.height());
+        let area = MeasuredCanvas::new(copy.clone())?.into_drawing_area();
+        draw_decay(&area, &shown.get_untracked(), &style.get_untracked().with_scale(ratio)).ok()?;
+        drop(area);
+        copy.to_data_url().ok()
+    };
     let csv = move || {
         chart.with_untracked(|c| {
             let mut header = vec!["distance".to_string(), "bound".to_string()];
@@ -276,6 +302,7 @@ pub fn DecayWidget() -> impl IntoView {
                 </label>
                 <FieldMessage status=compare_status />
             </div>
+            <div class="decay-plot">
             <canvas class="chart decay-chart" node_ref=canvas role="img"
                 data-detail=move || if exact.get() { "envelope" } else { "samples" }
                 aria-label=move || {
@@ -286,6 +313,8 @@ pub fn DecayWidget() -> impl IntoView {
                         range.get(), r.get(), shown(bound_at_r.get()), shown(at_r.get().map(|v| v.0)), shown(at_r.get().map(|v| v.1))
                     )
                 }></canvas>
+                <DecayLines chart=shown drawn=drawn.read_only() style />
+            </div>
             <ChartLegend entries=Memo::new(move |_| {
                 let cosines = vectors.with(Option::is_some);
                 compare.with(|bases| DecayChart::legend_for(bases, unscaled.get().is_some(), cosines, cosines, xpos.get().is_some(), &style.get()))
@@ -318,7 +347,7 @@ pub fn DecayWidget() -> impl IntoView {
                 " overlay xPos (Sun et al. 2022): RoPE with a decay per plane, scale_base "
                 {move || xpos.get().map(crate::state::fmt_number).unwrap_or_else(|| "512".to_string())}
             </label>
-            <ExportButtons canvas name="decay" csv />
+            <ExportButtons canvas name="decay" csv picture=Callback::new(move |()| picture()) />
             <p class="explain">
                 "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "
                 "Sⱼ = Σ_(l<j) e^(i·r·θₗ) adds the unit phasors of the first j planes. By itself it bounds nothing. "

@@ -14,6 +14,7 @@ pub mod controls;
 pub mod counting;
 pub mod decay;
 pub mod decay_envelope;
+pub mod decay_lines;
 pub mod dialog;
 pub mod embed;
 pub mod export;

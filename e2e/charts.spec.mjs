@@ -168,6 +168,19 @@ test('pictures that follow m wait out of view; the numbers beside them do not', 
   await expect(mLabel).toHaveText('m = 43');
 });
 
+/** Decodes the PNG `bytes` in the page onto a canvas, left at `window.__png`. */
+async function decodeInPage(page, bytes) {
+  await page.evaluate(async (png) => {
+    const picture = new Image();
+    picture.src = `data:image/png;base64,${png}`;
+    await picture.decode();
+    const copy = document.createElement('canvas');
+    [copy.width, copy.height] = [picture.width, picture.height];
+    copy.getContext('2d').drawImage(picture, 0, 0);
+    window.__png = copy;
+  }, bytes.toString('base64'));
+}
+
 test('each chart exports its data as CSV and its picture as PNG', async ({ page }) => {
   await open(page, '/?dim=16');
   for (const name of ['frequencies', 'decay', 'heatmap']) {
@@ -185,13 +198,9 @@ test('each chart exports its data as CSV and its picture as PNG', async ({ page 
     if (name === 'heatmap') {
       // The map is drawn in layers (frame, then the cells over it): the PNG holds both, the
       // cell at row 60, column 100 where the page shows it, in its colour.
-      const [got, shown] = await page.evaluate(async (png) => {
-        const picture = new Image();
-        picture.src = `data:image/png;base64,${png}`;
-        await picture.decode();
-        const copy = document.createElement('canvas');
-        [copy.width, copy.height] = [picture.width, picture.height];
-        copy.getContext('2d').drawImage(picture, 0, 0);
+      await decodeInPage(page, bytes);
+      const [got, shown] = await page.evaluate(() => {
+        const copy = window.__png;
         const frame = document.querySelector('.heatmap-canvas');
         const cells = document.querySelector('.heatmap-cells');
         const [f, c] = [frame.getBoundingClientRect(), cells.getBoundingClientRect()];
@@ -200,25 +209,21 @@ test('each chart exports its data as CSV and its picture as PNG', async ({ page 
         const y = Math.floor((c.top - f.top + (c.height * 60.5) / 256) * ratio);
         const rgb = (data) => [...data.slice(0, 3)].join(',');
         return [rgb(copy.getContext('2d').getImageData(x, y, 1, 1).data), rgb(cells.getContext('2d').getImageData(100, 60, 1, 1).data)];
-      }, bytes.toString('base64'));
+      });
       expect(got).toBe(shown);
       expect(shown).not.toBe('0,0,0');
     }
     if (name === 'decay') {
       // The chart is drawn in layers too (the frame on the canvas, the lines in an SVG over
       // it): the PNG holds the lines, the bound's green among them.
-      const green = await page.evaluate(async (png) => {
-        const picture = new Image();
-        picture.src = `data:image/png;base64,${png}`;
-        await picture.decode();
-        const copy = document.createElement('canvas');
-        [copy.width, copy.height] = [picture.width, picture.height];
-        copy.getContext('2d').drawImage(picture, 0, 0);
+      await decodeInPage(page, bytes);
+      const green = await page.evaluate(() => {
+        const copy = window.__png;
         const data = copy.getContext('2d').getImageData(0, 0, copy.width, copy.height).data;
         let count = 0;
         for (let i = 0; i < data.length; i += 4) if (data[i] === 0 && data[i + 1] === 158 && data[i + 2] === 115) count++;
         return count;
-      }, bytes.toString('base64'));
+      });
       expect(green, "pixels of the bound's colour in the PNG").toBeGreaterThan(100);
     }
   }

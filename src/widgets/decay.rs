@@ -186,7 +186,7 @@ pub fn DecayWidget() -> impl IntoView {
     // The chart as shown (the envelope once it is gathered, else the samples) while it can be
     // seen: its frame on the canvas, redrawn only when the axes change; its lines in a layer
     // over it (`DecayLines`), following every step.
-    let shown = while_in_view(use_in_view(canvas), move || {
+    let visible_chart = while_in_view(use_in_view(canvas), move || {
         let sampled = chart.get();
         settle.poke();
         let envelope = dense.with(|d| d.as_ref().filter(|d| d.source == sampled).map(|d| d.envelope.clone()));
@@ -195,7 +195,7 @@ pub fn DecayWidget() -> impl IntoView {
         chart.cursor = bound_at_r.get().map(|b| (r.get() as f64, b));
         chart
     });
-    let frame = Memo::new(move |_| shown.with(DecayFrame::of));
+    let frame = Memo::new(move |_| visible_chart.with(DecayFrame::of));
     let drawn = RwSignal::new(None::<(DecayPlot, f64)>);
     use_canvas_chart(
         canvas,
@@ -216,7 +216,7 @@ pub fn DecayWidget() -> impl IntoView {
         copy.set_width(element.width());
         copy.set_height(element.height());
         let area = MeasuredCanvas::new(copy.clone())?.into_drawing_area();
-        draw_decay(&area, &shown.get_untracked(), &style.get_untracked().with_scale(ratio)).ok()?;
+        draw_decay(&area, &visible_chart.get_untracked(), &style.get_untracked().with_scale(ratio)).ok()?;
         drop(area);
         copy.to_data_url().ok()
     };
@@ -303,17 +303,17 @@ pub fn DecayWidget() -> impl IntoView {
                 <FieldMessage status=compare_status />
             </div>
             <div class="decay-plot">
-            <canvas class="chart decay-chart" node_ref=canvas role="img"
-                data-detail=move || if exact.get() { "envelope" } else { "samples" }
-                aria-label=move || {
-                    let shown = |v: Option<f64>| v.map_or_else(|| "—".to_string(), short_number);
-                    let how = if exact.get() { " (every distance: each column spans the lowest to the highest value over its distances)" } else { "" };
-                    format!(
-                        "Line chart over relative distances 0 to {}{how}: RoFormer's relative upper bound (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k. At r = {}: bound {}, this q and k {}, mean of cos(rθᵢ) {}",
-                        range.get(), r.get(), shown(bound_at_r.get()), shown(at_r.get().map(|v| v.0)), shown(at_r.get().map(|v| v.1))
-                    )
-                }></canvas>
-                <DecayLines chart=shown drawn=drawn.read_only() style />
+                <canvas class="chart decay-chart" node_ref=canvas role="img"
+                    data-detail=move || if exact.get() { "envelope" } else { "samples" }
+                    aria-label=move || {
+                        let shown = |v: Option<f64>| v.map_or_else(|| "—".to_string(), short_number);
+                        let how = if exact.get() { " (every distance: each column spans the lowest to the highest value over its distances)" } else { "" };
+                        format!(
+                            "Line chart over relative distances 0 to {}{how}: RoFormer's relative upper bound (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k. At r = {}: bound {}, this q and k {}, mean of cos(rθᵢ) {}",
+                            range.get(), r.get(), shown(bound_at_r.get()), shown(at_r.get().map(|v| v.0)), shown(at_r.get().map(|v| v.1))
+                        )
+                    }></canvas>
+                <DecayLines chart=visible_chart drawn=drawn.read_only() style />
             </div>
             <ChartLegend entries=Memo::new(move |_| {
                 let cosines = vectors.with(Option::is_some);

@@ -1,7 +1,7 @@
 //! The absolute decay chart: RoFormer's bound on |score| for the current q and k, beside |score|
 //! itself, on a log axis; it shares the distance axis of the relative chart.
 
-use super::DistanceAxis;
+use super::{draw_distance_mesh, DistanceAxis};
 use crate::charts::{ChartStyle, LegendEntry, Mark};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -55,19 +55,8 @@ pub fn draw_absolute<DB: DrawingBackend>(
         .y_label_area_size((52.0 * s) as u32)
         .caption("The bound on |score| against |score|, this q and k", font(14.0))
         .build_cartesian_2d(x_min..x_max, y_min..y_max)?;
-    ctx.configure_mesh()
-        .x_desc(axis.title())
-        .y_desc("score units (log scale)")
-        .x_labels(6)
-        .y_labels(5)
-        .x_label_formatter(&x_label)
-        .y_label_formatter(&|y| crate::charts::format::log_tick(10f64.powf(*y)))
-        .label_style(font(11.0))
-        .axis_desc_style(font(12.0))
-        .light_line_style(style.grid.mix(0.5))
-        .bold_line_style(style.grid)
-        .axis_style(style.text.mix(0.6))
-        .draw()?;
+    let y_label = |y: &f64| crate::charts::format::log_tick(10f64.powf(*y));
+    draw_distance_mesh(&mut ctx.configure_mesh(), axis, "score units (log scale)", &x_label, &y_label, style)?;
     let points = |curve: &[f64]| axis.points(&chart.distances, curve, |y| y.clamp(bottom, top).log10());
     ctx.draw_series(LineSeries::new(points(&chart.score), style.text.mix(0.85).stroke_width(width(1.2))))?;
     ctx.draw_series(LineSeries::new(points(&chart.bound), style.bound.stroke_width(width(2.0))))?;

@@ -259,12 +259,32 @@ pub fn line_width(line: &DecayLine, style: &ChartStyle) -> u32 {
     stroke(line.width, style)
 }
 
-type DecayContext<'a, DB> = plotters::chart::DualCoordChartContext<
-    'a,
-    DB,
-    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
-    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
->;
+type Linear = plotters::coord::types::RangedCoordf64;
+type DecayContext<'a, DB> = plotters::chart::DualCoordChartContext<'a, DB, Cartesian2d<Linear, Linear>, Cartesian2d<Linear, Linear>>;
+
+/// The grid both decay charts draw: the distance axis below with six ticks, `y_title` and five
+/// ticks written by `y_label` on the left, in the page's type and colours.
+fn draw_distance_mesh<'b, DB: DrawingBackend>(
+    mesh: &mut plotters::chart::MeshStyle<'_, 'b, Linear, Linear, DB>,
+    axis: DistanceAxis,
+    y_title: &str,
+    x_label: &'b dyn Fn(&f64) -> String,
+    y_label: &'b dyn Fn(&f64) -> String,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    mesh.x_desc(axis.title())
+        .y_desc(y_title)
+        .x_labels(6)
+        .y_labels(5)
+        .x_label_formatter(x_label)
+        .y_label_formatter(y_label)
+        .label_style(style.font(11.0))
+        .axis_desc_style(style.font(12.0))
+        .light_line_style(style.grid.mix(0.5))
+        .bold_line_style(style.grid)
+        .axis_style(style.text.mix(0.6))
+        .draw()
+}
 
 /// The frame on `area`: background, caption, grid, both axes with their ticks and titles.
 fn decay_frame<'a, DB: DrawingBackend>(
@@ -291,19 +311,7 @@ fn decay_frame<'a, DB: DrawingBackend>(
     let mut ctx = builder
         .build_cartesian_2d(x_min..x_max, 0.0..frame.y_max)?
         .set_secondary_coord(x_min..x_max, COSINE_RANGE.0..COSINE_RANGE.1);
-    ctx.configure_mesh()
-        .x_desc(axis.title())
-        .y_desc("relative bound")
-        .x_labels(6)
-        .y_labels(5)
-        .x_label_formatter(&x_label)
-        .y_label_formatter(&|y| short_number(*y))
-        .label_style(font(11.0))
-        .axis_desc_style(font(12.0))
-        .light_line_style(style.grid.mix(0.5))
-        .bold_line_style(style.grid)
-        .axis_style(style.text.mix(0.6))
-        .draw()?;
+    draw_distance_mesh(&mut ctx.configure_mesh(), axis, "relative bound", &x_label, &|y| short_number(*y), style)?;
     if frame.has_cosines {
         ctx.configure_secondary_axes()
             .y_desc("score ÷ |q||k| (cosine)")

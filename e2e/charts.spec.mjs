@@ -23,6 +23,9 @@ test('frequencies: planes within the context follow the context slider, rows sel
   await expect(page).toHaveURL(/orig=100000/);
   await page.locator('.period-table').getByRole('button', { name: '7', exact: true }).click();
   await expect(page).toHaveURL(/plane=7\b/);
+  // The rotation lab's formula (off screen here: its text waits until it is near the screen)
+  // shows the plane once a reader gets there.
+  await page.locator('.plane-formula-title').scrollIntoViewIfNeeded();
   await expect(page.locator('.plane-formula-title')).toContainText('Plane 7');
 });
 
@@ -166,6 +169,48 @@ test('pictures that follow m wait out of view; the numbers beside them do not', 
   await expect.poll(() => arrows.innerHTML()).not.toBe(drawn);
   await scrollSettled(mLabel);
   await expect(mLabel).toHaveText('m = 43');
+});
+
+// A readout's text (and a caption's, a table cell's) waits while it is off screen: text changing
+// in a card just off screen, which the browser keeps rendered, cost every slider step layout and
+// paint. Its data-value never waits; its text is current once seen, and when the page prints.
+test('texts beside readable values wait out of view, and are current once seen or printed', async ({ page }) => {
+  await open(page, '/?m=40&n=10');
+  const added = page.getByTestId('norm-q-plus-pe');
+  const cell = page.locator('[data-widget="add-or-rotate"] .compare-table td').first();
+  const score = page.getByTestId('layout-score');
+  await scrollSettled(added);
+  const [text, cellText] = [await added.textContent(), await cell.textContent()];
+  const norm = await added.getAttribute('data-value');
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForTimeout(200); // the observer reports the chapter gone
+  await page.locator('#m-slider').focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#m-slider')).toHaveValue('43');
+  await expect(added).not.toHaveAttribute('data-value', norm);
+  await page.waitForTimeout(100);
+  expect(await added.textContent()).toBe(text);
+  expect(await cell.textContent()).toBe(cellText);
+  await scrollSettled(added);
+  await expect(added).not.toHaveText(text);
+  // The text is the readable value, rounded.
+  const shown = Number((await added.textContent()).replace('−', '-'));
+  expect(close(shown, await value(page, 'norm-q-plus-pe'), 5e-3)).toBe(true);
+  await expect(cell).not.toHaveText(cellText);
+
+  // Printing: every text is brought up to date before the page is laid out on paper.
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForTimeout(200);
+  const before = await score.textContent();
+  await page.locator('#m-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#m-slider')).toHaveValue('44');
+  await page.waitForTimeout(100);
+  expect(await score.textContent()).toBe(before);
+  await page.evaluate(() => dispatchEvent(new Event('beforeprint')));
+  const printed = Number((await score.textContent()).replace('−', '-'));
+  expect(close(printed, await value(page, 'layout-score'), 5e-3)).toBe(true);
+  await page.evaluate(() => dispatchEvent(new Event('afterprint')));
 });
 
 /** Decodes the PNG `bytes` in the page onto a canvas, left at `window.__png`. */

@@ -124,9 +124,12 @@ test('the heatmap and the clock faces work from the keyboard', async ({ page }) 
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await expect(page).toHaveURL(/plane=2\b/);
-  await expect(page.locator('.plane-formula-title')).toContainText('Plane 2');
+  // The plane's formula, below the faces: its text is current once it is near the screen.
+  const title = page.locator('.plane-formula-title');
+  await title.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+  await expect(title).toContainText('Plane 2');
   await page.keyboard.press('Home');
-  await expect(page.locator('.plane-formula-title')).toContainText('Plane 0');
+  await expect(title).toContainText('Plane 0');
 });
 
 test('the period table is one tab stop, walked with the arrow keys', async ({ page }) => {

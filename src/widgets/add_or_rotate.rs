@@ -90,6 +90,13 @@ pub fn AddOrRotateWidget() -> impl IntoView {
             Some((format!("{:.3}", pairs[0].0.hypot(pairs[0].1) / longest), pairs.map(end)))
         })
     });
+    // The caption and the score table: their text follows the state only near the screen too
+    // (this chapter sits just above the heatmap, where its text would cost every step layout
+    // and paint); the readable values beside them follow every step.
+    let caption = while_in_view(in_view, move || format!("Plane {} of q at m = {}: ", plane.get(), whole_number(m.get())));
+    let table = NodeRef::<leptos::html::Div>::new();
+    let scores = while_in_view(use_in_view(table), move || numbers.with(|n| n.as_ref().map(|n| [n.added.0, n.added.1, n.rotated.0, n.rotated.1])));
+    let score = move |i: usize| move || scores.with(|s| s.map(|s| short_number(s[i])));
     let tip = move |arrow: usize, y: bool| move || geometry.with(|g| g.as_ref().map(|(_, tips)| if y { tips[arrow].1.clone() } else { tips[arrow].0.clone() }));
     let arrows = view! {
         <svg viewBox="-1.25 -1.25 2.5 2.5" class="pair-arrows" aria-hidden="true" hidden=move || geometry.with(Option::is_none)>
@@ -114,7 +121,7 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                     aria-label=move || format!("Plane {} of q: q itself, q + PE(m), and q rotated to m", plane.get())>
                     {arrows}
                     <p class="pair-caption">
-                        {move || format!("Plane {} of q at m = {}: ", plane.get(), whole_number(m.get()))}
+                        {move || caption.get()}
                         <span class="legend-q">"q"</span>", "
                         <span class="legend-added">"q + PE(m)"</span>", "
                         <span class="legend-rotated">"R(m)q"</span>" (on q's circle)"
@@ -128,20 +135,20 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                         hint="|q|, whatever m is" />
                 </div>
             </div>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="scores, added against rotated">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="scores, added against rotated" node_ref=table>
                 <table class="compare-table">
                     <caption>{format!("Move both tokens {SHIFT} positions later: the distance n − m stays the same")}</caption>
                     <thead><tr><th scope="col">"score"</th><th scope="col">"at m, n"</th><th scope="col">{format!("at m + {SHIFT}, n + {SHIFT}")}</th></tr></thead>
                     <tbody>
                         <tr>
                             <th scope="row">"added: (q + PE(m))·(k + PE(n))"</th>
-                            <td class="mono">{move || numbers.with(|n| n.as_ref().map(|n| short_number(n.added.0)))}</td>
-                            <td class="mono">{move || numbers.with(|n| n.as_ref().map(|n| short_number(n.added.1)))}</td>
+                            <td class="mono">{score(0)}</td>
+                            <td class="mono">{score(1)}</td>
                         </tr>
                         <tr>
                             <th scope="row">"rotated: R(m)q · R(n)k"</th>
-                            <td class="mono">{move || numbers.with(|n| n.as_ref().map(|n| short_number(n.rotated.0)))}</td>
-                            <td class="mono">{move || numbers.with(|n| n.as_ref().map(|n| short_number(n.rotated.1)))}</td>
+                            <td class="mono">{score(2)}</td>
+                            <td class="mono">{score(3)}</td>
                         </tr>
                     </tbody>
                 </table>

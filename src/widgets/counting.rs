@@ -7,6 +7,7 @@ use super::card::WidgetCard;
 use super::formulas::{self, Formula};
 use super::controls::PositionControl;
 use super::pixels::{PixelPicture, Pixels};
+use super::size::{use_in_view, while_in_view};
 use super::{use_dark_mode, use_lab};
 use crate::charts::format::{short_number, whole_number};
 use crate::charts::diverging;
@@ -93,7 +94,12 @@ pub fn CountingWidget() -> impl IntoView {
                 format!("{}{}", shown.join(", "), if v.len() > 6 { ", …" } else { "" })
             }),
         };
-        let step = move || params.get().map_or(0.0, |params| code.step(p.get(), LENGTH, params));
+        // The two lines of text follow p and base only near the screen (the readable values do
+        // not depend on them); off screen they keep their last text.
+        let figure = NodeRef::<leptos::html::Figure>::new();
+        let near = use_in_view(figure);
+        let current = while_in_view(near, current);
+        let step = while_in_view(near, move || short_number(params.get().map_or(0.0, |params| code.step(p.get(), LENGTH, params))));
         let label = Signal::derive(move || {
             let start = window_start(p.get());
             format!(
@@ -102,11 +108,11 @@ pub fn CountingWidget() -> impl IntoView {
             )
         });
         view! {
-            <figure class="code-column">
+            <figure class="code-column" node_ref=figure>
                 <figcaption><strong>{code.label()}</strong></figcaption>
                 <PixelPicture pixels label />
-                <p class="code-value mono">{current}</p>
-                <p class="code-step">"step to p+1: " {move || short_number(step())}</p>
+                <p class="code-value mono">{move || current.get()}</p>
+                <p class="code-step">"step to p+1: " {move || step.get()}</p>
                 <ul class="code-properties">
                     {PROPERTIES.iter().map(|(property, verdicts)| {
                         let (ok, why) = verdicts[index];

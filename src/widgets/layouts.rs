@@ -6,6 +6,7 @@
 
 use super::card::WidgetCard;
 use super::readout::Readout;
+use super::size::{use_in_view, while_in_view};
 use super::use_lab;
 use crate::rope::{dot, Layout, VectorName};
 use leptos::prelude::*;
@@ -89,6 +90,10 @@ pub fn LayoutsWidget() -> impl IntoView {
             })
         })
     };
+    // The listings' lines of text follow m, n and the plane only near the screen (the readable
+    // scores below them do not wait).
+    let listings = NodeRef::<leptos::html::Div>::new();
+    let shown_dims = while_in_view(use_in_view(listings), move || (dims(Layout::Interleaved), dims(Layout::Half)));
 
     view! {
         <WidgetCard id="layouts" explain="Which two dimensions form a plane is a convention. RoFormer and Meta's Llama \
@@ -96,7 +101,7 @@ pub fn LayoutsWidget() -> impl IntoView {
             rotate plane i by m·θᵢ, so they compute the same function up to a fixed reordering of the dimensions, \
             which the weights W_q and W_k can absorb: Hugging Face's conversion of Meta's Llama checkpoints permutes \
             the rows of W_q and W_k for exactly this reason.">
-            <div class="listings">
+            <div class="listings" node_ref=listings>
                 {LISTINGS.iter().map(|(title, listing_layout, lines)| view! {
                     <figure class="listing" class:current=move || layout.get() == *listing_layout>
                         <figcaption>{*title}</figcaption>
@@ -106,7 +111,10 @@ pub fn LayoutsWidget() -> impl IntoView {
                                 view! { <span class="code-line" class:marked=marked>{text}"\n"</span> }
                             }).collect_view()}
                         </code></pre>
-                        <p class="listing-dims">{move || dims(*listing_layout)}</p>
+                        <p class="listing-dims">{move || shown_dims.with(|(interleaved, half)| match listing_layout {
+                            Layout::Interleaved => interleaved.clone(),
+                            Layout::Half => half.clone(),
+                        })}</p>
                     </figure>
                 }).collect_view()}
             </div>

@@ -3,6 +3,7 @@
 //! other place on the page, it speaks of the distance n − m from the query to the key.
 
 use super::canvas::use_canvas_chart;
+use super::size::{use_in_view, while_in_view};
 use super::use_chart_style;
 use crate::charts::format::{short_number, whole_number};
 use crate::charts::{draw_plane_view, ClockFace, PlaneView};
@@ -82,6 +83,20 @@ pub fn PlaneDetail(
     );
 
     let pairs = Memo::new(move |_| face.get().map(|f| pairs_at_rest(&f)));
+    // The formula's text follows the state only near the screen (it is just below the heatmap,
+    // where changing text would cost every step layout and paint); the readable value does not wait.
+    let formula = NodeRef::<leptos::html::Div>::new();
+    let text = while_in_view(use_in_view(formula), move || {
+        let (m, n) = positions.get();
+        let theta = theta.get();
+        [
+            format!("Plane {}: θ = {} rad per token", selected.get(), short_number(theta)),
+            pairs.get().map(|((qa, qb), (ka, kb))| format!("q̃ᵢ = {},   k̃ᵢ = {}", complex(qa, qb), complex(ka, kb))).unwrap_or_default(),
+            format!("(n − m)·θᵢ = ({} − {}) × {} = {} rad", position_text(n), position_text(m), short_number(theta), short_number((n - m) * theta)),
+            face.get().map_or_else(|| "—".to_string(), |f| short_number(f.hands.contribution)),
+        ]
+    });
+    let line = move |i: usize| move || text.with(|t| t[i].clone());
     view! {
         <div class="plane-detail">
             <canvas
@@ -97,23 +112,15 @@ pub fn PlaneDetail(
                     )
                 }
             ></canvas>
-            <div class="plane-formula">
+            <div class="plane-formula" node_ref=formula>
                 <p class="plane-formula-title">
-                    {move || format!("Plane {}: θ = {} rad per token", selected.get(), short_number(theta.get()))}
+                    {line(0)}
                 </p>
                 <div class="math" inner_html=FORMULA></div>
                 <p class="plane-numbers">
-                    {move || pairs.get().map(|((qa, qb), (ka, kb))| {
-                        format!("q̃ᵢ = {},   k̃ᵢ = {}", complex(qa, qb), complex(ka, kb))
-                    })}
+                    {line(1)}
                     <br />
-                    {move || {
-                        let (m, n) = positions.get();
-                        format!(
-                            "(n − m)·θᵢ = ({} − {}) × {} = {} rad",
-                            position_text(n), position_text(m), short_number(theta.get()), short_number((n - m) * theta.get())
-                        )
-                    }}
+                    {line(2)}
                 </p>
                 <p class="explain">
                     "Each pair is a complex number. Rotating by mθ multiplies q̃ by e^(imθ); the product "
@@ -123,7 +130,7 @@ pub fn PlaneDetail(
                         data-testid="plane-contribution"
                         data-value=move || face.get().map(|f| fmt_f64(f.hands.contribution))
                     >
-                        {move || face.get().map_or_else(|| "—".to_string(), |f| short_number(f.hands.contribution))}
+                        {line(3)}
                     </output>
                     "."
                 </p>

@@ -27,17 +27,23 @@ pub fn Readout(
     integer: bool,
 ) -> impl IntoView {
     let data = move || value.get().map(|v| if integer { format!("{}", v as i64) } else { fmt_f64(v) });
-    let shown = move || match text {
+    // The readable value follows every change; the text a person reads, and the hint, only
+    // while they can be seen: text changing in a card just off screen (which the browser keeps
+    // rendered) costs it layout and paint on every step of a slider.
+    let readout = NodeRef::<leptos::html::Div>::new();
+    let near = use_in_view(readout);
+    let shown = while_in_view(near, move || match text {
         Some(text) => text.get(),
         None => value.get().map_or_else(|| "—".to_string(), short_number),
-    };
+    });
+    let hint = hint.map(|hint| while_in_view(near, move || hint.get().to_string()));
     view! {
-        <div class="readout">
+        <div class="readout" node_ref=readout>
             <span class="readout-label">{label}</span>
             <output class="readout-value" data-testid=testid data-value=data>
-                {shown}
+                {move || shown.get()}
             </output>
-            {hint.map(|hint| view! { <span class="readout-hint">{move || hint.get().to_string()}</span> })}
+            {hint.map(|hint| view! { <span class="readout-hint">{move || hint.get()}</span> })}
         </div>
     }
 }

@@ -4,6 +4,7 @@
 use super::card::WidgetCard;
 use super::readout::{ListReadout, Readout};
 use super::registry::{FullPage, SCORES_PAGE_TITLE};
+use super::size::{use_in_view, while_in_view};
 use super::use_lab;
 use crate::charts::format::whole_number;
 use crate::rope::Scores;
@@ -16,17 +17,20 @@ use leptos::prelude::*;
 pub fn ScoreReadouts() -> impl IntoView {
     let lab = use_lab();
     let score = move |f: fn(&Scores) -> f64| lab.select_derived(move |d| f(&d.scores));
+    // Near the screen only, as the readouts' own text (their readable values do not wait).
+    let explain = NodeRef::<leptos::html::P>::new();
     let distance = lab.select(|s| s.n - s.m);
+    let distance = while_in_view(use_in_view(explain), move || whole_number(distance.get()));
     view! {
         <div class="readouts">
             <Readout testid="score" label="q_m · k_n, rotated" value=score(|s| s.score) />
             <Readout testid="score-relative" label="q · R(n−m) k, relative" value=score(|s| s.score_relative) />
             <Readout testid="score-unrotated" label="q · k, unrotated" value=score(|s| s.score_unrotated) />
         </div>
-        <p class="explain">
+        <p class="explain" node_ref=explain>
             "The first two are the same number: rotating q by mθ and k by nθ leaves only the "
             "difference of the angles, (n − m)θ, in their dot product. Here n − m = "
-            <strong>{move || whole_number(distance.get())}</strong>
+            <strong>{move || distance.get()}</strong>
             ". Move m and n together and the score does not change."
         </p>
     }

@@ -123,32 +123,146 @@ where
 /// reader scrolls towards is ready before it shows.
 const NEAR_SCREEN: &str = "15% 0px";
 
-/// Whether the element is on screen, or [`NEAR_SCREEN`], from an IntersectionObserver; false
-/// until it first reports.
+/// Whether the element is on screen, or [`NEAR_SCREEN`]; false until it first reports. Every
+/// element asking shares one IntersectionObserver ([`Near`]): a readout per value on the page
+/// asks, and one observer with many targets costs the browser less per frame than many.
 pub fn use_in_view<E>(target: NodeRef<E>) -> ReadSignal<bool>
 where
     E: ElementType,
     E::Output: JsCast + Clone + 'static,
 {
     let visible = RwSignal::new(false);
-    let callback = move |entries: js_sys::Array| {
-        if let Some(entry) = entries.iter().last().and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok()) {
-            if visible.try_get_untracked() != Some(entry.is_intersecting()) {
-                visible.try_set(entry.is_intersecting());
+    let watched = StoredValue::new_local(None::<web_sys::Element>);
+    Effect::new(move |_| {
+        let Some(element) = target.get() else { return };
+        let element: web_sys::Element = element.unchecked_into();
+        if let Some(previous) = watched.get_value() {
+            Near::forget(&previous, visible);
+        }
+        Near::watch(&element, visible);
+        watched.set_value(Some(element));
+    });
+    on_cleanup(move || {
+        if let Some(previous) = watched.try_get_value().flatten() {
+            Near::forget(&previous, visible);
+        }
+    });
+    visible.read_only()
+}
+
+/// The one observer behind [`use_in_view`]: each watched element's flag, found from the element
+/// through a JS `Map` (by identity); two asking about one element share what it reports. While the page prints, every flag is true, so that what
+/// waits out of view is current on paper; after printing, each element reports afresh.
+struct Near {
+    observer: web_sys::IntersectionObserver,
+    /// Element -> its slot in `flags`.
+    slots: js_sys::Map,
+    /// Each slot: the flags of the element observed there (empty: a free slot).
+    flags: Vec<Vec<RwSignal<bool>>>,
+    free: Vec<usize>,
+}
+
+thread_local! {
+    static NEAR: std::cell::RefCell<Option<Near>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Near {
+    fn start() -> Option<Near> {
+        let callback = Closure::<dyn Fn(js_sys::Array)>::new(Near::report);
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin(NEAR_SCREEN);
+        let observer = web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options).ok()?;
+        // The observer and the print listeners live as long as the page.
+        callback.forget();
+        if let Some(window) = web_sys::window() {
+            for (event, handler) in [("beforeprint", Near::printing as fn()), ("afterprint", Near::printed)] {
+                let listener = Closure::<dyn Fn()>::new(handler);
+                let _ = window.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+                listener.forget();
             }
         }
-    };
-    watch(
-        target,
-        callback,
-        move |callback, element| {
-            let options = web_sys::IntersectionObserverInit::new();
-            options.set_root_margin(NEAR_SCREEN);
-            let observer = web_sys::IntersectionObserver::new_with_options(callback, &options).ok()?;
-            observer.observe(element);
-            Some(observer)
-        },
-        web_sys::IntersectionObserver::disconnect,
-    );
-    visible.read_only()
+        Some(Near { observer, slots: js_sys::Map::new(), flags: Vec::new(), free: Vec::new() })
+    }
+
+    fn watch(element: &web_sys::Element, flag: RwSignal<bool>) {
+        NEAR.with_borrow_mut(|near| {
+            if near.is_none() {
+                *near = Near::start();
+            }
+            let Some(near) = near else { return };
+            if let Some(slot) = near.slots.get(element).as_f64() {
+                // Already observed: the observer will not report it again, so the new flag
+                // starts from what the others know.
+                let flags = &mut near.flags[slot as usize];
+                if let Some(known) = flags.first().and_then(|f| f.try_get_untracked()) {
+                    flag.set(known);
+                }
+                flags.push(flag);
+                return;
+            }
+            let slot = near.free.pop().unwrap_or(near.flags.len());
+            if slot == near.flags.len() {
+                near.flags.push(Vec::new());
+            }
+            near.flags[slot] = vec![flag];
+            near.slots.set(element, &JsValue::from(slot as u32));
+            near.observer.observe(element);
+        });
+    }
+
+    fn forget(element: &web_sys::Element, flag: RwSignal<bool>) {
+        NEAR.with_borrow_mut(|near| {
+            let Some(near) = near else { return };
+            let Some(slot) = near.slots.get(element).as_f64().map(|s| s as usize) else { return };
+            near.flags[slot].retain(|f| *f != flag);
+            if near.flags[slot].is_empty() {
+                near.observer.unobserve(element);
+                near.slots.delete(element);
+                near.free.push(slot);
+            }
+        });
+    }
+
+    /// The observer's entries, in order (an element's last entry wins). The flags are set after
+    /// the observer's state is let go, since setting one may run code that watches another element.
+    fn report(entries: js_sys::Array) {
+        let seen: Vec<(RwSignal<bool>, bool)> = NEAR.with_borrow(|near| {
+            let Some(near) = near else { return Vec::new() };
+            entries
+                .iter()
+                .filter_map(|entry| entry.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+                .flat_map(|entry| {
+                    let flags = near.slots.get(&entry.target()).as_f64().and_then(|slot| near.flags.get(slot as usize));
+                    flags.into_iter().flatten().map(move |flag| (*flag, entry.is_intersecting()))
+                })
+                .collect()
+        });
+        for (flag, near) in seen {
+            if flag.try_get_untracked().is_some_and(|was| was != near) {
+                flag.try_set(near);
+            }
+        }
+    }
+
+    fn printing() {
+        let flags: Vec<RwSignal<bool>> = NEAR.with_borrow(|near| near.iter().flat_map(|n| n.flags.iter().flatten().copied()).collect());
+        for flag in flags {
+            if flag.try_get_untracked() == Some(false) {
+                flag.try_set(true);
+            }
+        }
+    }
+
+    /// Each element reports again (an observer reports a newly observed element at once).
+    fn printed() {
+        NEAR.with_borrow(|near| {
+            let Some(near) = near else { return };
+            near.slots.for_each(&mut |_, element| {
+                if let Ok(element) = element.dyn_into::<web_sys::Element>() {
+                    near.observer.unobserve(&element);
+                    near.observer.observe(&element);
+                }
+            });
+        });
+    }
 }

@@ -2,6 +2,7 @@
 //! two of them. "Dog attacks the Cat" and "Once upon a time, a Dog attacks the Cat" hold the
 //! same two words at positions 6 apart: the score between them is the same in both.
 
+use super::size::{use_in_view, while_in_view};
 use super::use_lab;
 use crate::state::Change;
 use leptos::ev;
@@ -64,6 +65,28 @@ pub fn TokenStrip() -> impl IntoView {
         }
     };
 
+    // The note follows m and n only near the screen (it sits just below the heatmap, where
+    // changing text would cost every step layout and paint).
+    let note = NodeRef::<leptos::html::P>::new();
+    let note_text = while_in_view(use_in_view(note), move || {
+        let (m, n) = positions.get();
+        let shown = tokens().len() as i64;
+        let beyond: Vec<String> = [("m", m), ("n", n)]
+            .into_iter()
+            .filter(|(_, p)| *p >= shown)
+            .map(|(name, p)| format!("{name} = {p}"))
+            .collect();
+        if long.get() && !can_shorten() {
+            "Drag q or k along the sentence, or click a token. Put both on “Dog attacks the Cat” to drop \
+             the first 6 tokens: both move by 6 and the score stays."
+                .to_string()
+        } else if beyond.is_empty() {
+            "Drag q or k along the sentence, or click a token. Switching sentences moves both by 6: the score stays."
+                .to_string()
+        } else {
+            format!("{} lies beyond this sentence; the clocks still show it.", beyond.join(" and "))
+        }
+    });
     view! {
         <div class="token-strip-box">
             <div class="sentence-choice" role="group" aria-label="sentence">
@@ -147,26 +170,8 @@ pub fn TokenStrip() -> impl IntoView {
                         .collect_view()
                 }}
             </ol>
-            <p class="token-note" id="sentence-note">
-                {move || {
-                    let (m, n) = positions.get();
-                    let shown = tokens().len() as i64;
-                    let beyond: Vec<String> = [("m", m), ("n", n)]
-                        .into_iter()
-                        .filter(|(_, p)| *p >= shown)
-                        .map(|(name, p)| format!("{name} = {p}"))
-                        .collect();
-                    if long.get() && !can_shorten() {
-                        "Drag q or k along the sentence, or click a token. Put both on “Dog attacks the Cat” to drop \
-                         the first 6 tokens: both move by 6 and the score stays."
-                            .to_string()
-                    } else if beyond.is_empty() {
-                        "Drag q or k along the sentence, or click a token. Switching sentences moves both by 6: the score stays."
-                            .to_string()
-                    } else {
-                        format!("{} lies beyond this sentence; the clocks still show it.", beyond.join(" and "))
-                    }
-                }}
+            <p class="token-note" id="sentence-note" node_ref=note>
+                {move || note_text.get()}
             </p>
         </div>
     }

@@ -211,6 +211,18 @@ test('texts beside readable values wait out of view, and are current once seen o
   const printed = Number((await score.textContent()).replace('−', '-'));
   expect(close(printed, await value(page, 'layout-score'), 5e-3)).toBe(true);
   await page.evaluate(() => dispatchEvent(new Event('afterprint')));
+
+  // The q and k fields: rewritten with d only near the screen, and at once when focused, so that
+  // what a reader then types or selects is not replaced a frame later.
+  const qField = page.locator('#q-field');
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForTimeout(200);
+  await page.locator('#dim-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('q-rot')).toHaveAttribute('data-value', /^([^,]+,){65}[^,]+$/);
+  expect((await qField.inputValue()).split(',').length).toBe(64);
+  await qField.focus();
+  expect((await qField.inputValue()).split(',').length).toBe(66);
 });
 
 /** Decodes the PNG `bytes` in the page onto a canvas, left at `window.__png`. */

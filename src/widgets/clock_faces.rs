@@ -5,7 +5,7 @@
 //! whole to the screen on every step).
 
 use super::canvas::{pointer_offset, use_canvas_frames, use_sized_canvas_chart, CanvasPainter};
-use super::size::use_element_size;
+use super::size::{use_element_size, use_in_view, while_in_view};
 use super::{use_chart_style, use_lab};
 use crate::charts::{clock_grid_magnified, draw_clock_faces, paint_clock_hands, ChartStyle, ClockFace, ClockGrid};
 use crate::state::Change;
@@ -26,6 +26,11 @@ pub fn ClockFaces(
     let style = use_chart_style();
     let container = NodeRef::<Div>::new();
     let size = use_element_size(container);
+    // The faces' rows follow the state only near the screen: a step of d that changes the
+    // number of rows rebuilds them, two canvases each, which just below the heatmap (where the
+    // browser keeps this chapter rendered) cost every step of d. The description follows always.
+    let described = faces;
+    let faces = while_in_view(use_in_view(container), move || faces.get());
     let count = Memo::new(move |_| faces.with(Vec::len));
     let grid = Memo::new(move |_| clock_grid_magnified(size.get().0, count.get(), style.get().magnify));
     // No rows before the container's width is known (a guessed width would lay out a row per face).
@@ -54,7 +59,7 @@ pub fn ClockFaces(
         <div class="clock-layers" node_ref=container tabindex="0" role="img" on:keydown=keys
             aria-label=move || {
                 let plane = selected.get();
-                let hands = faces.with(|f| f.iter().find(|f| f.plane == plane).map(|f| f.hands));
+                let hands = described.with(|f| f.iter().find(|f| f.plane == plane).map(|f| f.hands));
                 let said = hands.map_or_else(String::new, |h| format!(
                     " Its hands are {}° apart and it adds {} to the score.",
                     crate::charts::format::short_number(h.between.to_degrees().round()),
@@ -63,7 +68,7 @@ pub fn ClockFaces(
                 format!(
                     "{} clock faces, one per plane: q's hand (filled dot) turned by m·θᵢ, k's hand (ring) by n·θᵢ. \
                      Plane {plane} is selected: click a face, or use the arrow keys, to select another.{said}",
-                    count.get()
+                    described.with(Vec::len)
                 )
             }>
             // Rebuilt only when the number of rows changes (d or the width): no keyed list needed.

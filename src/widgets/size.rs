@@ -109,7 +109,7 @@ where
 /// `value` while `in_view` (and once at first); out of view, what it last was, without
 /// computing it: a chart nobody sees keeps its DOM (and its description) until it comes back,
 /// while the readable values beside it go on updating.
-pub fn while_in_view<T>(in_view: ReadSignal<bool>, value: impl Fn() -> T + Send + Sync + 'static) -> Memo<T>
+pub fn while_in_view<T>(in_view: impl Get<Value = bool> + Send + Sync + 'static, value: impl Fn() -> T + Send + Sync + 'static) -> Memo<T>
 where
     T: Clone + PartialEq + Send + Sync + 'static,
 {

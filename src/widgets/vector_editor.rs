@@ -7,6 +7,7 @@ use super::use_lab;
 use crate::rope::Layout;
 use crate::state::{fmt_list, param, Change};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// The dimension strip and the vector choices.
 #[component]
@@ -40,8 +41,38 @@ pub fn VectorEditor() -> impl IntoView {
     // Formatted only when q or k change, not on every move of m or n.
     let q = lab.select_derived(|d| d.vectors.q.clone());
     let k = lab.select_derived(|d| d.vectors.k.clone());
-    let q_text = Memo::new(move |_| q.with(|q| q.as_deref().map(fmt_list).unwrap_or_default()));
-    let k_text = Memo::new(move |_| k.with(|k| k.as_deref().map(fmt_list).unwrap_or_default()));
+    // And only near the screen: a new d rewrites both fields, which the browser lays out again
+    // even just off screen.
+    let fields = NodeRef::<leptos::html::Div>::new();
+    let (seen, focused) = (use_in_view(fields), RwSignal::new(false));
+    let fields_near = Memo::new(move |_| seen.get() || focused.get());
+    let text = |v: &Option<Vec<f64>>| v.as_deref().map(fmt_list).unwrap_or_default();
+    let q_text = while_in_view(fields_near, move || q.with(text));
+    let k_text = while_in_view(fields_near, move || k.with(text));
+    // A field that gets focus while its text waits shows the current vector at once, inside
+    // `focus()` itself: before the reader types or selects (the observer says it is near a frame
+    // later, and replacing the text then would lose what was typed or selected). A field whose
+    // text does not wait keeps what is in it, typed text too.
+    let bring_up_to_date = move |ev: leptos::ev::FocusEvent| {
+        let Some(field) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) else { return };
+        let (shown, current) = match field.id().as_str() {
+            "q-field" => (q_text.get_untracked(), q.with_untracked(text)),
+            "k-field" => (k_text.get_untracked(), k.with_untracked(text)),
+            _ => return,
+        };
+        if shown != current {
+            // A field selected whole before it was focused (as a select-all does) stays so.
+            let length = field.value().encode_utf16().count() as u32;
+            let whole = length > 0 && field.selection_start().ok().flatten() == Some(0) && field.selection_end().ok().flatten() == Some(length);
+            field.set_value(&current);
+            if whole {
+                field.select();
+            }
+        }
+        // And the texts stop waiting now, not when the observer reports: the same value, set
+        // again, moves neither the caret nor the selection.
+        focused.set(true);
+    };
     let (q_status, k_status) = (FieldStatus::new(lab, "q"), FieldStatus::new(lab, "k"));
 
     view! {
@@ -91,7 +122,7 @@ pub fn VectorEditor() -> impl IntoView {
                 }>"One-hot on the selected plane"</button>
                 <button type="button" on:click=move |_| lab.edit(|s| s.use_seeded_vectors())>"Back to the seeded draw"</button>
             </div>
-            <div class="vector-fields">
+            <div class="vector-fields" node_ref=fields on:focusin=bring_up_to_date on:focusout=move |_| focused.set(false)>
                 <label class="q-text" for="q-field">"q (comma-separated, d numbers)"</label>
                 <textarea id="q-field" rows="3" spellcheck="false"
                     aria-invalid=q_status.invalid() aria-describedby=q_status.id.clone()

@@ -9,7 +9,7 @@ use plotters_backend::{BackendColor, BackendCoord, BackendTextStyle, DrawingBack
 use std::cell::RefCell;
 use std::rc::Rc;
 use plotters::prelude::*;
-use rope_lab::charts::{draw_absolute, draw_decay, draw_decay_frame, AbsoluteChart, ChartStyle, DecayChart, DecayFrame};
+use rope_lab::charts::{draw_absolute, draw_decay, draw_decay_frame, headroom, AbsoluteChart, ChartStyle, DecayChart, DecayFrame};
 use rope_lab::rope::{decay_bound, decay_curve, Frequencies, RopeParams};
 
 /// Whatever `draw` draws on an SVG canvas of `size` pixels, as SVG text.
@@ -109,6 +109,29 @@ fn the_lines_layer_puts_every_point_where_the_whole_chart_does() {
             assert!(!polylines(&frame_only).contains(&expected.join(" ")), "the frame alone holds a line");
         }
     }
+}
+
+/// The decay chart's top leaves 5 to 16% of headroom over the peak, whatever the peak, and is
+/// shared by most neighbouring values of d: a step of d redraws the frame (axes, grid, titles)
+/// only when the peak has grown past the top.
+#[test]
+fn the_decay_charts_top_leaves_headroom_and_most_steps_of_d_keep_the_frame() {
+    for peak in [1.0, 1.5, 9.99, 16.5, 32.5, 33.0, 100.0, 256.5, 1e4] {
+        let top = headroom(peak);
+        assert!(top >= peak * 1.05 && top <= peak * 1.05 * 1.1 + 1e-9, "peak {peak}: top {top}");
+    }
+    let frame = |dim: usize| {
+        let inv_freq = Frequencies::plain(RopeParams::new(10000.0, dim).unwrap()).inv_freq;
+        let distances: Vec<f64> = (0..=256).map(f64::from).collect();
+        let chart = DecayChart { bound: decay_curve(&inv_freq, 0.0, 1.0, distances.len()), distances, ..Default::default() };
+        // The bound's peak, f(0) = (d/2 + 1)/2, is under the top.
+        let peak = (dim as f64 / 2.0 + 1.0) / 2.0;
+        assert!(chart.bound.iter().all(|y| *y <= peak + 1e-9));
+        DecayFrame::of(&chart)
+    };
+    let dims: Vec<usize> = (64..=1024).step_by(2).collect();
+    let kept = dims.windows(2).filter(|pair| frame(pair[0]) == frame(pair[1])).count();
+    assert!(kept * 10 >= (dims.len() - 1) * 9, "{kept} of {} steps of d keep the frame", dims.len() - 1);
 }
 
 #[test]

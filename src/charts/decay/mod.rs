@@ -118,12 +118,23 @@ impl DistanceAxis {
 
 /// What the decay chart's frame (axes, grid, titles) depends on. Its left axis starts at 0 and
 /// leaves headroom above the largest bound (f(0) = (d/2 + 1)/2 is the peak), so no curve is
-/// clipped; a step of base, m or n leaves it as it is (only the curves move).
+/// clipped; a step of base, m or n leaves it as it is (only the curves move). The top is the
+/// next power of 1.1 above the peak plus 5% (5 to 16% of headroom), so that most steps of d
+/// leave the frame as it is too (a step of 2 at d = 128 moves the peak by 1.5%).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DecayFrame {
     axis: DistanceAxis,
     y_max: f64,
     has_cosines: bool,
+}
+
+/// The top of the left axis for a largest value `peak` (at least 1): the smallest power of
+/// 1.1 at or above 1.05 × `peak`.
+pub fn headroom(peak: f64) -> f64 {
+    const STEP: f64 = 1.1;
+    let top = STEP.powf(((peak * 1.05).ln() / STEP.ln()).ceil());
+    // ln and powf round: never below the 5% asked for.
+    if top < peak * 1.05 { top * STEP } else { top }
 }
 
 impl DecayFrame {
@@ -136,8 +147,8 @@ impl DecayFrame {
             .copied()
             .filter(|y| y.is_finite())
             .fold(0.0_f64, f64::max)
-            .max(1.0)
-            * 1.08;
+            .max(1.0);
+        let y_max = headroom(y_max);
         let has_cosines = !chart.score.is_empty() || !chart.q_equals_k.is_empty() || !chart.xpos.is_empty();
         Self { axis: DistanceAxis::of(&chart.distances, chart.log_x), y_max, has_cosines }
     }

@@ -68,8 +68,13 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 // 10.7 KB more in the analysis part (whole page 570.0 KB), and 0.5 KB on the first screen
 // (280.3 KB), which the splitter's placement of code the decay chart now shares with the opening
 // chapters (the in-view helpers) put in a shared chunk. Budgets 280 -> 281 and 560 -> 572.
-const FIRST_SCREEN_BUDGET = 281 * 1024;
-const WHOLE_PAGE_BUDGET = 572 * 1024;
+// 2026-11-25, late: texts beside the readable values, the q and k fields and the clock faces'
+// rows wait out of view (one shared IntersectionObserver; a memo per waiting text), and the
+// decay chart's top moves in steps: 2 to 4 ms off a step of base or d with a chart in view, for
+// 2.6 KB more on the first screen (282.9 KB) and 8 KB on the whole page (578.0 KB), spread over
+// the memos' code in every part. Budgets 281 -> 283.5 and 572 -> 580.
+const FIRST_SCREEN_BUDGET = 283.5 * 1024;
+const WHOLE_PAGE_BUDGET = 580 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

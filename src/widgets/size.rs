@@ -150,9 +150,10 @@ where
     visible.read_only()
 }
 
-/// The one observer behind [`use_in_view`]: each watched element's flag, found from the element
-/// through a JS `Map` (by identity); two asking about one element share what it reports. While the page prints, every flag is true, so that what
-/// waits out of view is current on paper; after printing, each element reports afresh.
+/// The one observer behind [`use_in_view`]: each watched element's flags, found from the element
+/// through a JS `Map` (by identity); two asking about one element share what it reports. While
+/// the page prints, every flag is true, so that what waits out of view is current on paper;
+/// after printing, each element reports afresh.
 struct Near {
     observer: web_sys::IntersectionObserver,
     /// Element -> its slot in `flags`.
@@ -185,20 +186,18 @@ impl Near {
     }
 
     fn watch(element: &web_sys::Element, flag: RwSignal<bool>) {
-        NEAR.with_borrow_mut(|near| {
+        let known = NEAR.with_borrow_mut(|near| {
             if near.is_none() {
                 *near = Near::start();
             }
-            let Some(near) = near else { return };
+            let near = near.as_mut()?;
             if let Some(slot) = near.slots.get(element).as_f64() {
                 // Already observed: the observer will not report it again, so the new flag
                 // starts from what the others know.
                 let flags = &mut near.flags[slot as usize];
-                if let Some(known) = flags.first().and_then(|f| f.try_get_untracked()) {
-                    flag.set(known);
-                }
+                let known = flags.first().and_then(|f| f.try_get_untracked());
                 flags.push(flag);
-                return;
+                return known;
             }
             let slot = near.free.pop().unwrap_or(near.flags.len());
             if slot == near.flags.len() {
@@ -207,7 +206,12 @@ impl Near {
             near.flags[slot] = vec![flag];
             near.slots.set(element, &JsValue::from(slot as u32));
             near.observer.observe(element);
+            None
         });
+        // Set once the observer's state is let go (as in `report`).
+        if let Some(known) = known {
+            flag.try_set(known);
+        }
     }
 
     fn forget(element: &web_sys::Element, flag: RwSignal<bool>) {

@@ -146,6 +146,16 @@ test('pictures rebuilt with d or base wait out of view, and are current once see
   await expect.poll(() => dials.innerHTML()).not.toBe(before);
 });
 
+/** Scrolls to the top of the page (the chapters below out of view), presses `key` `times` on
+ * the slider `selector` and waits until it reads `value`. */
+async function pressFromTop(page, selector, key, times, value) {
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForTimeout(200); // the observers report what left the screen
+  await page.locator(selector).focus();
+  for (let i = 0; i < times; i++) await page.keyboard.press(key);
+  await expect(page.locator(selector)).toHaveValue(value);
+}
+
 test('pictures that follow m wait out of view; the numbers beside them do not', async ({ page }) => {
   await open(page, '/?m=40&n=10');
   const arrows = page.locator('[data-widget="add-or-rotate"] .pair-arrows');
@@ -156,11 +166,7 @@ test('pictures that follow m wait out of view; the numbers beside them do not', 
   const norm = await added.getAttribute('data-value');
   await scrollSettled(mLabel);
   await expect(mLabel).toHaveText('m = 40');
-  await page.evaluate(() => scrollTo(0, 0));
-  await page.waitForTimeout(200); // the observers report both figures gone
-  await page.locator('#m-slider').focus();
-  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-  await expect(page.locator('#m-slider')).toHaveValue('43');
+  await pressFromTop(page, '#m-slider', 'ArrowRight', 3, '43');
   // The readable value follows at once; the pictures keep their last drawing.
   await expect(added).not.toHaveAttribute('data-value', norm);
   expect(await arrows.innerHTML()).toBe(drawn);
@@ -182,11 +188,7 @@ test('texts beside readable values wait out of view, and are current once seen o
   await scrollSettled(added);
   const [text, cellText] = [await added.textContent(), await cell.textContent()];
   const norm = await added.getAttribute('data-value');
-  await page.evaluate(() => scrollTo(0, 0));
-  await page.waitForTimeout(200); // the observer reports the chapter gone
-  await page.locator('#m-slider').focus();
-  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-  await expect(page.locator('#m-slider')).toHaveValue('43');
+  await pressFromTop(page, '#m-slider', 'ArrowRight', 3, '43');
   await expect(added).not.toHaveAttribute('data-value', norm);
   await page.waitForTimeout(100);
   expect(await added.textContent()).toBe(text);
@@ -199,12 +201,8 @@ test('texts beside readable values wait out of view, and are current once seen o
   await expect(cell).not.toHaveText(cellText);
 
   // Printing: every text is brought up to date before the page is laid out on paper.
-  await page.evaluate(() => scrollTo(0, 0));
-  await page.waitForTimeout(200);
   const before = await score.textContent();
-  await page.locator('#m-slider').focus();
-  await page.keyboard.press('ArrowRight');
-  await expect(page.locator('#m-slider')).toHaveValue('44');
+  await pressFromTop(page, '#m-slider', 'ArrowRight', 1, '44');
   await page.waitForTimeout(100);
   expect(await score.textContent()).toBe(before);
   await page.evaluate(() => dispatchEvent(new Event('beforeprint')));
@@ -215,10 +213,7 @@ test('texts beside readable values wait out of view, and are current once seen o
   // The q and k fields: rewritten with d only near the screen, and at once when focused, so that
   // what a reader then types or selects is not replaced a frame later.
   const qField = page.locator('#q-field');
-  await page.evaluate(() => scrollTo(0, 0));
-  await page.waitForTimeout(200);
-  await page.locator('#dim-slider').focus();
-  await page.keyboard.press('ArrowRight');
+  await pressFromTop(page, '#dim-slider', 'ArrowRight', 1, '66');
   await expect(page.getByTestId('q-rot')).toHaveAttribute('data-value', /^([^,]+,){65}[^,]+$/);
   expect((await qField.inputValue()).split(',').length).toBe(64);
   await qField.focus();

@@ -371,6 +371,31 @@ mod frequency_and_heatmap {
         assert_eq!(heatmap_limit(&[]), 1.0);
     }
 
+    /// The colour scale's limit is a two-digit E24 number at or just above the largest |score|
+    /// (at most 16% above), and holds while the largest score moves within about 10%: over a
+    /// sweep in steps of 1% it changes on fewer than one step in six (a limit equal to the
+    /// largest score changes on every one).
+    #[test]
+    fn the_heatmap_limit_is_a_preferred_number_that_holds_over_small_changes() {
+        let e24 = [10, 11, 12, 13, 15, 16, 18, 20, 22, 24, 27, 30, 33, 36, 39, 43, 47, 51, 56, 62, 68, 75, 82, 91];
+        let mut previous = None;
+        let mut changes = 0;
+        let steps = 1600;
+        for i in 0..steps {
+            let largest = 1e-3 * 1.01_f64.powi(i);
+            let limit = heatmap_limit(&[0.25 * largest, -largest, f64::NAN, 0.5 * largest]);
+            assert!(limit >= largest && limit <= 1.16 * largest, "{largest}: {limit}");
+            let digits = limit / 10f64.powi(limit.log10().floor() as i32 - 1);
+            assert!(e24.iter().any(|e| (digits - *e as f64).abs() < 1e-6 * digits), "{largest}: {limit} is not in E24");
+            changes += usize::from(previous.is_some_and(|p| p != limit));
+            previous = Some(limit);
+        }
+        assert!(changes * 6 < steps as usize, "the limit changed on {changes} of {steps} steps");
+        assert_eq!(heatmap_limit(&[4.7, -1.0]), 4.7);
+        assert_eq!(heatmap_limit(&[-1000.0]), 1000.0);
+        assert_eq!(heatmap_limit(&[f64::INFINITY, f64::NAN]), 1.0);
+    }
+
     /// The heatmap's pixels come from a colour table: every channel within 1 of the scale's
     /// own colour, at many values between the table's steps, and white for NaN or infinity.
     #[test]

@@ -65,10 +65,27 @@ pub fn heatmap_rgba(values: &[f64], limit: f64) -> Vec<u8> {
     pixels
 }
 
-/// The symmetric limit of the colour scale: the largest |value| (1 if there is none).
+/// The E24 series of preferred numbers: each about 10% above the one before, each written with
+/// two digits.
+const E24: [f64; 24] = [
+    1.0, 1.1, 1.2, 1.3, 1.5, 1.6, 1.8, 2.0, 2.2, 2.4, 2.7, 3.0, 3.3, 3.6, 3.9, 4.3, 4.7, 5.1, 5.6, 6.2, 6.8, 7.5, 8.2, 9.1,
+];
+
+/// The symmetric limit of the colour scale: the largest |value| rounded up to the E24 series
+/// (1 if there is none). A limit that follows the largest value exactly would change on every
+/// step of base, and with it every colour's meaning and the labels beside the colour bar; this
+/// one holds for about 10% of change in the largest score, so that while a slider moves within
+/// it, the colours show the scores growing and shrinking, and the labels read as two digits
+/// (4.7, not 4.6318). It is 0 to 16% above the largest value.
 pub fn heatmap_limit(values: &[f64]) -> f64 {
     let largest = values.iter().filter(|v| v.is_finite()).fold(0.0_f64, |m, v| m.max(v.abs()));
-    if largest > 0.0 { largest } else { 1.0 }
+    if !(largest > 0.0 && largest < f64::MAX / 10.0) {
+        return if largest > 0.0 { largest } else { 1.0 };
+    }
+    let power = 10f64.powi(largest.log10().floor() as i32);
+    // The first E24 number at or above the largest value, allowing for rounding in `power`.
+    let snapped = E24.iter().chain([&10.0]).map(|e| e * power).find(|limit| *limit >= largest * (1.0 - 1e-12));
+    snapped.unwrap_or(largest).max(largest)
 }
 
 /// Where the cells go, in CSS pixels: a square plot with room for axes left and below and

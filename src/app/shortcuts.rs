@@ -31,17 +31,29 @@ fn control(target: Option<&web_sys::EventTarget>) -> bool {
 /// Installs the page's shortcuts for as long as the page lives; `help` opens the sheet.
 pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
     let keys = window_event_listener(ev::keydown, move |ev| {
-        let target = ev.target();
-        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in(target.as_ref()) || help.get_untracked() {
+        // Every key a slider moves by comes here: the key is looked at first, and the focused
+        // element only for the keys this handles.
+        let key = ev.key();
+        if !matches!(key.as_str(), "]" | "[" | "p" | "P" | "r" | "R" | "?" | " " | "ArrowRight" | "ArrowLeft")
+            || ev.ctrl_key()
+            || ev.meta_key()
+            || ev.alt_key()
+            || help.get_untracked()
+        {
             return;
         }
-        let free = !control(target.as_ref());
+        let target = ev.target();
+        // Arrows and Space belong to a focused control (a slider, a button); every key, to a
+        // text field. A slider's arrow stops at the first test.
+        if (matches!(key.as_str(), " " | "ArrowRight" | "ArrowLeft") && control(target.as_ref())) || typing_in(target.as_ref()) {
+            return;
+        }
         // A focused menu takes letters itself (type-ahead): P, R and ? wait until it is left.
         let in_menu = target.as_ref().and_then(|t| t.dyn_ref::<web_sys::Element>()).is_some_and(|e| e.tag_name() == "SELECT");
-        if in_menu && matches!(ev.key().as_str(), "p" | "P" | "r" | "R" | "?") {
+        if in_menu && matches!(key.as_str(), "p" | "P" | "r" | "R" | "?") {
             return;
         }
-        match ev.key().as_str() {
+        match key.as_str() {
             "]" => {
                 lab.shift(1, true);
             }
@@ -51,9 +63,9 @@ pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
             "p" | "P" => lab.apply(Change::Present(!lab.state.with_untracked(|s| s.present))),
             "r" | "R" => lab.reset(),
             "?" => help.set(true),
-            " " if free => lab.playing.update(|p| *p = !*p),
-            "ArrowRight" | "ArrowLeft" if free => {
-                let by = if ev.key() == "ArrowRight" { 1 } else { -1 };
+            " " => lab.playing.update(|p| *p = !*p),
+            "ArrowRight" | "ArrowLeft" => {
+                let by = if key == "ArrowRight" { 1 } else { -1 };
                 let (m, n) = lab.state.with_untracked(|s| (s.m, s.n));
                 lab.apply(if ev.shift_key() { Change::N(n + by) } else { Change::M(m + by) });
             }

@@ -487,3 +487,58 @@ mod beyond {
         assert!(stored.text_content().unwrap_or_default().contains('∞'));
     }
 }
+
+/// The page reads typed and linked numbers with JavaScript's `parseFloat` behind Rust's grammar
+/// (src/state/format.rs), so that it does not ship Rust's own reader: the two must agree.
+mod numbers {
+    use super::*;
+    use rope_lab::state::parse_f64;
+
+    /// xorshift64*: the same texts on every run.
+    struct Draw(u64);
+    impl Draw {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    fn same(text: &str) {
+        let ours = parse_f64(text);
+        let rusts = text.parse::<f64>().ok();
+        match (ours, rusts) {
+            (Some(a), Some(b)) if a.is_nan() && b.is_nan() => assert_eq!(a.is_sign_negative(), b.is_sign_negative(), "{text:?}"),
+            (a, b) => assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{text:?}"),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn typed_numbers_read_as_rust_reads_them() {
+        let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
+        // Every f64 written the ways the page and people write them.
+        for _ in 0..20_000 {
+            let v = f64::from_bits(draw.next());
+            for text in [format!("{v:?}"), format!("{v}"), format!("{v:e}"), format!("{v:.3}"), format!("{v:.25e}")] {
+                same(&text);
+            }
+        }
+        // Texts near the grammar's edges: signs, points, exponents, words, spaces, long digits.
+        let pieces = ["0", "1", "5", "9", "00", "12345678901234567890123", ".", "e", "E", "+", "-", "e-", "e+3",
+            "e400", "e-400", "inf", "Infinity", "nan", " ", "_", "x", "0x", ","];
+        for _ in 0..20_000 {
+            let text: String = (0..1 + draw.below(6)).map(|_| pieces[draw.below(pieces.len())]).collect();
+            same(&text);
+        }
+        // Halfway cases, which only a correctly rounding reader gets right.
+        for text in ["9007199254740993", "2.2250738585072011e-308", "1.00000000000000011102230246251565404236316680908203125",
+            "1.00000000000000011102230246251565404236316680908203124", "4.9406564584124654e-324", "2.4703282292062327e-324",
+            "1.7976931348623158e308", "1.7976931348623159e308", "0.1", "123456789012345678901234567890e-30"] {
+            same(text);
+        }
+    }
+}

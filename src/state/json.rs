@@ -3,6 +3,8 @@
 //! than pulled in (serde_json) because the page needs nothing else from JSON and every
 //! kilobyte is downloaded by each reader of an embed.
 
+use super::format::parse_f64;
+
 /// A parsed JSON value. Objects keep their keys in order (a config has few).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
@@ -261,9 +263,9 @@ impl Parser<'_> {
             && whole.bytes().all(|b| b.is_ascii_digit())
             && !(whole.len() > 1 && whole.starts_with('0'))
             && fraction.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
-        match text.parse::<f64>() {
-            Ok(v) if well_formed && v.is_finite() => Ok(Json::Number(v)),
-            Ok(_) if well_formed => {
+        match parse_f64(text) {
+            Some(v) if well_formed && v.is_finite() => Ok(Json::Number(v)),
+            Some(_) if well_formed => {
                 self.at = start;
                 Err(self.error("a number too large for a 64-bit float"))
             }

@@ -1,7 +1,7 @@
 //! Notices: what was corrected in the input and why, and the helpers that read text into
 //! values and clamp values into range, each saying so when it changes something.
 
-use super::format::fmt_number;
+use super::format::{fmt_number, parse_f64};
 
 /// One correction made to the input, shown to the user in `data-testid="notice"`.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,8 +97,8 @@ impl Reader<'_> {
 
     /// A finite number.
     pub fn number(&mut self) -> Option<f64> {
-        match self.raw.parse::<f64>() {
-            Ok(v) if v.is_finite() => Some(v),
+        match parse_f64(self.raw) {
+            Some(v) if v.is_finite() => Some(v),
             _ => self.fail("is not a finite number"),
         }
     }
@@ -131,8 +131,8 @@ impl Reader<'_> {
             .raw
             .split(',')
             .enumerate()
-            .map(|(i, item)| match item.trim().parse::<f64>() {
-                Ok(v) if v.is_finite() => Ok(v),
+            .map(|(i, item)| match parse_f64(item.trim()) {
+                Some(v) if v.is_finite() => Ok(v),
                 _ => Err(i),
             })
             .collect();

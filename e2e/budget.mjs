@@ -78,8 +78,11 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // Rust's grammar (src/state/format.rs; a browser test compares it with Rust's reader), so the
 // frame no longer carries Rust's float reader and its 10 KB table of powers of five: first
 // screen 283.0 -> 269.2 KB, whole page 578.3 -> 564.4 KB. Budgets 283.5 -> 270, 580 -> 566.
-const FIRST_SCREEN_BUDGET = 270 * 1024;
-const WHOLE_PAGE_BUDGET = 566 * 1024;
+// The release build's CSS and JavaScript minified by esbuild (.ci/minify.mjs; the parts' loader
+// stays as written, this script reads it): first screen 264.1 KB, whole page 559.4 KB. Budgets
+// 265 and 561.
+const FIRST_SCREEN_BUDGET = 265 * 1024;
+const WHOLE_PAGE_BUDGET = 561 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

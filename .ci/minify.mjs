@@ -1,0 +1,50 @@
+// trunk's last post_build hook in release builds: minify the page's CSS and JavaScript with
+// esbuild (issue 9: every byte of a first visit). trunk 0.21 can minify too (`minify =
+// "on_release"`), but the split hook rewrites the glue after trunk's step, and trunk's HTML
+// minifier would rewrite index.html's boot script tag under the CSP hook. The stylesheets carry
+// integrity hashes (sha384) in index.html: they are recomputed here. Does nothing in other builds
+// (trunk serve stays readable).
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { transformSync } from 'esbuild';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) throw new Error('minify: run me from trunk (TRUNK_STAGING_DIR is not set)');
+if (process.env.TRUNK_PROFILE !== 'release') process.exit(0);
+
+const loaders = { '.css': 'css', '.js': 'js' };
+const files = [];
+for (const name of readdirSync(staging)) {
+  const path = join(staging, name);
+  if (statSync(path).isDirectory() && name.startsWith('split-')) {
+    // The parts' loader stays as wasm-split wrote it: e2e/budget.mjs reads which files each
+    // part needs from its text (minified, it is 0.5 KB smaller).
+    for (const inner of readdirSync(path)) if (inner !== '__wasm_split.js') files.push(join(path, inner));
+  } else {
+    files.push(path);
+  }
+}
+let page = readFileSync(join(staging, 'index.html'), 'utf8');
+let before = 0;
+let after = 0;
+for (const path of files) {
+  const loader = loaders[path.slice(path.lastIndexOf('.'))];
+  if (!loader) continue;
+  const source = readFileSync(path, 'utf8');
+  // The glue is an ES module: keep its exports' names; esbuild renames only locals.
+  const { code } = transformSync(source, { loader, minify: true, format: loader === 'js' ? 'esm' : undefined, logLevel: 'error' });
+  writeFileSync(path, code);
+  before += source.length;
+  after += code.length;
+  // Stylesheets are linked with an integrity hash; scripts (module preloads) are not.
+  if (loader === 'css') {
+    const name = path.slice(staging.length + 1);
+    const tag = new RegExp(`(href="\\./${name.replaceAll('.', '\\.')}" integrity=")sha384-[^"]+"`);
+    if (!tag.test(page)) throw new Error(`minify: index.html links ${name} without the integrity hash expected`);
+    page = page.replace(tag, `$1sha384-${createHash('sha384').update(code).digest('base64')}"`);
+  }
+}
+writeFileSync(join(staging, 'index.html'), page);
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+console.log(`minify: CSS and JavaScript ${kb(before)} -> ${kb(after)}`);

@@ -81,8 +81,13 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // The release build's CSS and JavaScript minified by esbuild (.ci/minify.mjs; the parts' loader
 // stays as written, this script reads it): first screen 264.1 KB, whole page 559.4 KB. Budgets
 // 265 and 561.
-const FIRST_SCREEN_BUDGET = 265 * 1024;
-const WHOLE_PAGE_BUDGET = 561 * 1024;
+// Numbers written from JavaScript's shortest digits in Rust's layouts (src/state/format.rs) and
+// fixed decimals by arithmetic (src/charts/format.rs): Rust's float formatting left the frame
+// (the frame's wasm 190.6 -> 183.8 KB): first screen 257.5 KB. It stays in a chunk the other
+// three parts share (plotters' axis labels use it), so the whole page grew: 562.4 KB. Budgets
+// 258 and 563.
+const FIRST_SCREEN_BUDGET = 258 * 1024;
+const WHOLE_PAGE_BUDGET = 563 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

@@ -488,11 +488,12 @@ mod beyond {
     }
 }
 
-/// The page reads typed and linked numbers with JavaScript's `parseFloat` behind Rust's grammar
-/// (src/state/format.rs), so that it does not ship Rust's own reader: the two must agree.
+/// The page reads typed and linked numbers with JavaScript's `parseFloat` behind Rust's grammar,
+/// and writes them from JavaScript's shortest digits in Rust's layouts (src/state/format.rs), so
+/// that it ships neither of Rust's float reader and writer: each must agree with Rust's.
 mod numbers {
     use super::*;
-    use rope_lab::state::parse_f64;
+    use rope_lab::state::{fmt_f64, fmt_list, fmt_plain, parse_f64, Exp};
 
     /// xorshift64*: the same texts on every run.
     struct Draw(u64);
@@ -515,6 +516,26 @@ mod numbers {
             (Some(a), Some(b)) if a.is_nan() && b.is_nan() => assert_eq!(a.is_sign_negative(), b.is_sign_negative(), "{text:?}"),
             (a, b) => assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits), "{text:?}"),
         }
+    }
+
+    #[wasm_bindgen_test]
+    fn numbers_are_written_as_rust_writes_them() {
+        let mut draw = Draw(0x2545_f491_4f6c_dd1d);
+        let mut values = vec![0.0, -0.0, 1.0, 0.1, 1e-4, 9.999e-5, 1e16, 1e21, 1e22, 1e-7, 5e-324, f64::MAX, f64::MIN_POSITIVE,
+            f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 123456.0, 0.5, -2.5e-300, 9007199254740993.0];
+        for _ in 0..20_000 {
+            let bits = draw.next();
+            values.push(f64::from_bits(bits));
+            // Everyday magnitudes too: the page's own values are mostly these.
+            values.push((bits >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((bits % 17) as i32 - 8));
+        }
+        for v in values.iter().copied() {
+            assert_eq!(fmt_f64(v), format!("{v:?}"));
+            assert_eq!(fmt_plain(v), format!("{v}"));
+            assert_eq!(Exp(v).to_string(), format!("{v:e}"));
+        }
+        let expected: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+        assert_eq!(fmt_list(&values), expected.join(","));
     }
 
     #[wasm_bindgen_test]

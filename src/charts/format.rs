@@ -1,5 +1,7 @@
 //! Numbers as people read them on the page and on chart axes. Never prints NaN or infinity.
 
+use crate::state::Plain;
+
 /// A short, readable form: up to 4 decimals for everyday magnitudes, scientific notation with
 /// 3 significant digits for very large or small ones. Non-finite values print as an em dash.
 pub fn short_number(v: f64) -> String {
@@ -8,7 +10,7 @@ pub fn short_number(v: f64) -> String {
     }
     let magnitude = v.abs();
     if magnitude != 0.0 && !(1e-3..1e6).contains(&magnitude) {
-        return format!("{v:.2e}").replace('-', "−");
+        return sci(v, 2).replace('-', "−");
     }
     // Round arithmetically and print the shortest form (`Display`), which is fast; fixed
     // precision (`{:.4}`) takes Rust's exact Dragon4 path, slow enough to show when a slider
@@ -16,7 +18,80 @@ pub fn short_number(v: f64) -> String {
     let scale = if magnitude >= 1000.0 { 1e1 } else if magnitude >= 1.0 { 1e3 } else { 1e4 };
     let rounded = (v * scale).round() / scale;
     // A typographic minus sign; -0 from rounding a tiny negative is just 0.
-    if rounded == 0.0 { "0".to_string() } else { rounded.to_string().replace('-', "−") }
+    if rounded == 0.0 { "0".to_string() } else { Plain(rounded).to_string().replace('-', "−") }
+}
+
+/// `v` with `decimals` digits after the point, as `format!("{v:.decimals$}")` writes it, but
+/// by arithmetic: v·10^decimals rounded half away from zero, then printed as an integer. Rust's
+/// fixed precision is exact (Dragon4 and Grisu's exact mode), and the page carries none of
+/// Rust's float formatting (issue 9, src/state/format.rs). The two differ only where
+/// v·10^decimals is within a rounding error of a half (a test bounds it); beyond 9·10¹⁵ units
+/// (never a coordinate or a readout) this falls back to the shortest plain form.
+pub fn push_fixed(out: &mut String, v: f64, decimals: usize) {
+    use std::fmt::Write;
+    let scale = 10f64.powi(decimals as i32);
+    let units = (v.abs() * scale).round();
+    if !(units < 9e15) {
+        let _ = write!(out, "{}", Plain(v));
+        return;
+    }
+    if v.is_sign_negative() {
+        out.push('-');
+    }
+    let units = units as u64;
+    let unit = 10u64.pow(decimals as u32);
+    let _ = write!(out, "{}", units / unit);
+    if decimals > 0 {
+        let _ = write!(out, ".{:0decimals$}", units % unit);
+    }
+}
+
+/// [`push_fixed`] into a new string.
+pub fn fixed(v: f64, decimals: usize) -> String {
+    let mut out = String::with_capacity(12);
+    push_fixed(&mut out, v, decimals);
+    out
+}
+
+/// `v` in scientific notation with `decimals` digits after the point, as `format!("{v:.2e}")`
+/// writes it ("1.23e-5", "1.00e7"), by the arithmetic of [`push_fixed`].
+pub fn sci(v: f64, decimals: usize) -> String {
+    if !v.is_finite() {
+        return Plain(v).to_string();
+    }
+    let sign = if v.is_sign_negative() { "-" } else { "" };
+    let magnitude = v.abs();
+    let top = 10u64.pow(decimals as u32);
+    let (mut units, mut exponent) = (0u64, 0i32);
+    if magnitude > 0.0 {
+        exponent = magnitude.log10().floor() as i32;
+        // The mantissa's digits as an integer, top ≤ units < 10·top; log10 may be one off.
+        let digits = |exponent: i32| {
+            let shift = decimals as i32 - exponent;
+            // 10^shift overflows past 308: scale in two steps.
+            let (first, second) = if shift > 300 { (shift - 300, 300) } else { (shift, 0) };
+            (magnitude * 10f64.powi(first) * 10f64.powi(second)).round() as u64
+        };
+        units = digits(exponent);
+        if units >= 10 * top {
+            exponent += 1;
+            units = digits(exponent);
+        } else if units < top {
+            exponent -= 1;
+            units = digits(exponent);
+        }
+        // Rounding up to the next power of ten ("9.996e6" to "1.00e7").
+        if units >= 10 * top {
+            exponent += 1;
+            units /= 10;
+        }
+    }
+    let lead = units / top;
+    if decimals == 0 {
+        format!("{sign}{lead}e{exponent}")
+    } else {
+        format!("{sign}{lead}.{:0decimals$}e{exponent}", units % top)
+    }
 }
 
 /// A tick of a log axis: powers of ten as 10ⁿ (short and alike at every magnitude, where
@@ -93,6 +168,58 @@ mod tests {
         assert_eq!(short_number(9.996e6), "1.00e7");
         assert_eq!(short_number(f64::NAN), "—");
         assert_eq!(short_number(f64::INFINITY), "—");
+    }
+
+    /// Whether `v`·10^decimals lies within a rounding error of a half: the only place
+    /// [`push_fixed`] may round the other way from Rust's exact formatting.
+    fn near_half(v: f64, decimals: usize) -> bool {
+        let exact = format!("{:.30}", v.abs() * 10f64.powi(decimals as i32));
+        let fraction: f64 = format!("0.{}", exact.split_once('.').map_or("0", |(_, f)| f)).parse().unwrap_or(0.0);
+        (fraction - 0.5).abs() < 1e-6
+    }
+
+    #[test]
+    fn fixed_and_scientific_forms_match_rusts_away_from_halves() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut compared = 0;
+        for _ in 0..200_000 {
+            // Magnitudes from 1e-12 to 1e12, both signs, and multiples of 1/8 and 1/4.
+            let r = next();
+            let v = match r % 4 {
+                0 => (r >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((r % 25) as i32 - 12),
+                1 => -((r >> 11) as f64 / (1u64 << 53) as f64) * 10f64.powi((r % 25) as i32 - 12),
+                2 => ((r >> 40) as f64) / 8.0,
+                _ => -(((r >> 44) as f64) / 4.0),
+            };
+            let decimals = (next() % 6) as usize;
+            if v.abs() * 10f64.powi(decimals as i32) < 9e15 && !near_half(v, decimals) {
+                assert_eq!(fixed(v, decimals), format!("{v:.decimals$}"), "{v:?} to {decimals}");
+                compared += 1;
+            }
+            let digits = (next() % 4) as usize;
+            let rusts = format!("{v:.digits$e}");
+            let ours = sci(v, digits);
+            if ours != rusts {
+                // Only at a half of the last digit.
+                let mantissa = v.abs() / 10f64.powi(v.abs().log10().floor() as i32);
+                assert!(near_half(mantissa, digits) || near_half(mantissa * 10.0, digits) || near_half(mantissa / 10.0, digits), "{v:?}: {ours} vs {rusts}");
+            }
+        }
+        assert!(compared > 150_000, "{compared}");
+        assert_eq!(fixed(-0.001, 2), "-0.00");
+        assert_eq!(fixed(2.5, 0), "3");
+        assert_eq!(fixed(f64::NAN, 2), "NaN");
+        assert_eq!(fixed(1e300, 1), format!("{}", 1e300));
+        assert_eq!(sci(9.996e6, 2), "1.00e7");
+        assert_eq!(sci(0.0, 2), "0.00e0");
+        assert_eq!(sci(5e-324, 2), "4.94e-324");
+        assert_eq!(sci(-1.7976931348623157e308, 3), "-1.798e308");
     }
 
     #[test]

@@ -105,7 +105,7 @@ fn vector(name: &'static str, values: Option<Vec<f64>>, notes: &mut Notes) -> Op
         return None;
     }
     if values.iter().any(|v| v.abs() > MAX_COMPONENT) {
-        notes.add(name, format!("{name}: entries larger than {MAX_COMPONENT:e} in magnitude were clamped to it"));
+        notes.add(name, format!("{name}: entries larger than {} in magnitude were clamped to it", super::Exp(MAX_COMPONENT)));
         values.iter_mut().for_each(|v| *v = v.clamp(-MAX_COMPONENT, MAX_COMPONENT));
     }
     Some(values)

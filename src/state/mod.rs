@@ -22,7 +22,7 @@ pub mod query;
 pub use actions::shifted_patches;
 pub use change::{Change, PatchCoordinate};
 pub use derive::{Derived, Vectors};
-pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers, parse_f64};
+pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers, fmt_plain, parse_f64, Exp, Plain};
 pub use notes::{Notice, Notes, Reader};
 pub use param::Param;
 

@@ -56,7 +56,9 @@ impl Notes {
 
     /// `v` clamped into `min..=max`, with a notice when that changed it.
     pub fn clamp_f64(&mut self, param: &'static str, v: f64, min: f64, max: f64) -> f64 {
-        let clamped = v.clamp(min, max);
+        // Not f64::clamp: its check of min <= max would bring Rust's float formatting (for
+        // the panic message) into the page (src/state/format.rs).
+        let clamped = if v < min { min } else if v > max { max } else { v };
         if clamped != v {
             let bound = if v < min { format!("at least {}", fmt_number(min)) } else { format!("at most {}", fmt_number(max)) };
             let shown = self.quote(fmt_number(v));

@@ -8,7 +8,7 @@ use super::formulas::{self, Formula};
 use super::readout::Readout;
 use super::size::{use_in_view, while_in_view};
 use super::use_lab;
-use crate::charts::format::{short_number, whole_number};
+use crate::charts::format::{fixed, short_number, whole_number};
 use crate::rope::{add_encoding, dot, norm, PositionMode, RopeParams, TinyAttention, VectorName, SENTENCE};
 use leptos::prelude::*;
 
@@ -86,8 +86,8 @@ pub fn AddOrRotateWidget() -> impl IntoView {
         pairs.with(|pairs| {
             let pairs = pairs.as_ref()?;
             let longest = pairs.iter().map(|(x, y)| x.hypot(*y)).fold(1e-9, f64::max);
-            let end = |(x, y): (f64, f64)| (format!("{:.3}", x / longest), format!("{:.3}", -y / longest));
-            Some((format!("{:.3}", pairs[0].0.hypot(pairs[0].1) / longest), pairs.map(end)))
+            let end = |(x, y): (f64, f64)| (fixed(x / longest, 3), fixed(-y / longest, 3));
+            Some((fixed(pairs[0].0.hypot(pairs[0].1) / longest, 3), pairs.map(end)))
         })
     });
     // The caption and the score table: their text follows the state only near the screen too

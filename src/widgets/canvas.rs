@@ -120,7 +120,7 @@ fn canvas_frames(canvas: NodeRef<Canvas>, prepare: Box<dyn Fn() -> Frame>) -> Re
             if let Some(wanted) = wanted.filter(|h| h.is_finite() && *h > 0.0) {
                 if (css_height - wanted.ceil()).abs() >= 1.0 {
                     // The observer reports the new height and this runs again with it.
-                    let _ = web_sys::HtmlElement::style(&element).set_property("height", &format!("{}px", wanted.ceil()));
+                    let _ = web_sys::HtmlElement::style(&element).set_property("height", &format!("{}px", wanted.ceil() as i64));
                     return;
                 }
             }

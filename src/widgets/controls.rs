@@ -8,7 +8,7 @@ use super::slider::Slider;
 use super::{use_lab, Lab};
 use crate::charts::format::{round_significant, short_number};
 use crate::rope::{Layout, ScalingMethod, MAX_BASE, MAX_DIM};
-use crate::state::{param, Change, Param};
+use crate::state::{fmt_plain, param, Change, Param};
 use leptos::prelude::*;
 
 /// Smallest base the slider reaches (10^0.3, about 2); smaller bases above 1 can be typed. A
@@ -41,12 +41,12 @@ pub fn Controls() -> impl IntoView {
                 <label for="base-slider">"base b " <span class="unit">"(rope_theta, log scale)"</span></label>
                 <div class="control-row">
                     <Slider id="base-slider".to_string() step="0.01"
-                        min=BASE_SLIDER_MIN.to_string() max=MAX_BASE.log10().to_string()
+                        min=fmt_plain(BASE_SLIDER_MIN) max=fmt_plain(MAX_BASE.log10())
                         aria_valuetext=Signal::derive(move || short_number(base.get()))
-                        value=Signal::derive(move || base.get().log10().to_string())
+                        value=Signal::derive(move || fmt_plain(base.get().log10()))
                         on_value=move |exponent: f64| lab.apply(Change::Base(round_significant(10f64.powf(exponent), 4))) />
                     <NumberField lab param=&param::BASE aria_label="exact value of θ" step="any"
-                        value=Signal::derive(move || base.get().to_string()) />
+                        value=Signal::derive(move || fmt_plain(base.get())) />
                 </div>
             </div>
 
@@ -86,7 +86,7 @@ pub fn Controls() -> impl IntoView {
                     <div class="control">
                         <label for="factor-field">"scaling factor"</label>
                         <NumberField lab param=&param::FACTOR id="factor-field" step="any"
-                            value=Signal::derive(move || factor.get().to_string()) />
+                            value=Signal::derive(move || fmt_plain(factor.get())) />
                     </div>
                     <div class="control">
                         <label for="orig-field">"original context (tokens)"</label>

@@ -7,7 +7,7 @@ use super::canvas::{context_2d, pointer_offset, use_canvas_frames};
 use super::card::WidgetCard;
 use super::export::{csv_text, ExportButtons};
 use super::{use_chart_style, use_lab};
-use crate::charts::format::{short_number, whole_number};
+use crate::charts::format::{fixed, short_number, whole_number};
 use super::heatmap_cells::{self, Scores};
 use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, HeatmapFrame};
 use crate::rope::{frequencies, score_diagonals, score_window, HeatmapMode, Rotary, ScalingMethod, MAX_POSITION};
@@ -155,7 +155,7 @@ pub fn HeatmapWidget() -> impl IntoView {
     let shown_limit = Memo::new(move |last: Option<&Option<f64>>| if in_view.get() { Some(limit.get()) } else { last.copied().flatten() });
     let limit_label = move |t: f64| {
         let (layout, limit) = (shown_layout.get()?, shown_limit.get()?);
-        Some((format!("{:.1}px", layout.legend_label_x()), format!("{:.1}px", layout.legend_label_y(t)), short_number(t * limit)))
+        Some((fixed(layout.legend_label_x(), 1) + "px", fixed(layout.legend_label_y(t), 1) + "px", short_number(t * limit)))
     };
     let limit_labels = [1.0, 0.0, -1.0].map(|t| {
         view! {
@@ -165,7 +165,7 @@ pub fn HeatmapWidget() -> impl IntoView {
             </span>
         }
     });
-    let square = move |pick: fn(&crate::charts::HeatmapLayout) -> f64| move || shown_layout.get().map(|l| format!("{:.1}px", pick(&l)));
+    let square = move |pick: fn(&crate::charts::HeatmapLayout) -> f64| move || shown_layout.get().map(|l| fixed(pick(&l), 1) + "px");
     // The PNG: the frame with its limits written in, and the cells scaled into it.
     let picture = move || -> Option<String> {
         let (element, cells_element) = (canvas.get_untracked()?, cells_canvas.get_untracked()?);
@@ -194,7 +194,7 @@ pub fn HeatmapWidget() -> impl IntoView {
         inside.then(|| {
             let x = layout.left + (col as f64 + 0.5) / WINDOW as f64 * layout.side;
             let y = layout.top + (row as f64 + 0.5) / WINDOW as f64 * layout.side;
-            (format!("{x:.1}px"), format!("{y:.1}px"))
+            (fixed(x, 1) + "px", fixed(y, 1) + "px")
         })
     };
     let marker = move || place(Some(positions.get()));

@@ -8,7 +8,7 @@ use super::controls::SelectControl;
 use super::formulas::{self, Formula};
 use super::readout::Readout;
 use super::use_lab;
-use crate::charts::format::short_number;
+use crate::charts::format::{fixed, short_number};
 use crate::rope::{order_report, shuffle, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE};
 use crate::state::{fmt_list, Change};
 use leptos::prelude::*;
@@ -67,8 +67,8 @@ pub fn OrderWidget() -> impl IntoView {
                     <div class="weight-row">
                         <span class="weight-token">{format!("{word} {j}")}</span>
                         <span class="weight-bar"><span class="weight-fill"
-                            style:width=move || format!("{:.1}%", row.with(|r| r.get(j).copied().unwrap_or(0.0)) * 100.0)></span></span>
-                        <span class="weight-value">{move || row.with(|r| r.get(j).map_or_else(String::new, |w| format!("{w:.4}")))}</span>
+                            style:width=move || fixed(row.with(|r| r.get(j).copied().unwrap_or(0.0)) * 100.0, 1) + "%"></span></span>
+                        <span class="weight-value">{move || row.with(|r| r.get(j).map_or_else(String::new, |w| fixed(*w, 4)))}</span>
                     </div>
                 }).collect_view()}
             </div>

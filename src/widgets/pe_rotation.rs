@@ -11,7 +11,7 @@ use super::math::{block, column, matrix, mn};
 use super::readout::Readout;
 use super::size::{use_in_view, while_in_view};
 use super::use_lab;
-use crate::charts::format::short_number;
+use crate::charts::format::{fixed, short_number};
 use crate::rope::{pe_rotation_error, pe_shift_blocks, sinusoidal_encoding, RopeParams, MAX_CODE_POSITION};
 use crate::state::{param, Change};
 use leptos::prelude::*;
@@ -37,7 +37,9 @@ fn arc(r: f64, a: f64, turn: f64) -> String {
     let (x0, y0) = (r * a.cos(), -r * a.sin());
     let (x1, y1) = (r * (a + turn).cos(), -r * (a + turn).sin());
     let large = if turn > std::f64::consts::PI { 1 } else { 0 };
-    format!("M {x0:.3} {y0:.3} A {r} {r} 0 {large} 0 {x1:.3} {y1:.3}")
+    let [x0, y0, x1, y1] = [x0, y0, x1, y1].map(|v| fixed(v, 3));
+    let r = fixed(r, 3);
+    format!("M {x0} {y0} A {r} {r} 0 {large} 0 {x1} {y1}")
 }
 
 #[component]
@@ -122,7 +124,7 @@ pub fn PeRotationWidget() -> impl IntoView {
 #[component]
 fn Dial(active: Signal<bool>, dial: Memo<(usize, f64, f64)>) -> impl IntoView {
     let at = move |angle: fn(f64, f64) -> f64, part: fn(f64) -> f64| {
-        move || dial.with(|(_, from, turn)| format!("{:.3}", part(angle(*from, *turn))))
+        move || dial.with(|(_, from, turn)| fixed(part(angle(*from, *turn)), 3))
     };
     let (from, to) = (|from: f64, _: f64| from, |from: f64, turn: f64| from + turn);
     let (x, y) = (f64::cos, |a: f64| -a.sin());

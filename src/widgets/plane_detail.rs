@@ -5,7 +5,7 @@
 use super::canvas::use_canvas_chart;
 use super::size::{use_in_view, while_in_view};
 use super::use_chart_style;
-use crate::charts::format::{short_number, whole_number};
+use crate::charts::format::{fixed, short_number, whole_number};
 use crate::charts::{draw_plane_view, ClockFace, PlaneView};
 use crate::state::fmt_f64;
 use leptos::html::Canvas;
@@ -35,7 +35,7 @@ fn position_text(position: f64) -> String {
     if position.fract() == 0.0 && position.abs() < 9e15 {
         whole_number(position as i64)
     } else {
-        format!("{position:.2}")
+        fixed(position, 2)
     }
 }
 

@@ -6,11 +6,10 @@
 use super::precision::LAST_POSITION;
 use super::size::{use_in_view, while_in_view};
 use super::wavelength_chart::circle;
-use crate::charts::format::{log_tick, whole_number};
+use crate::charts::format::{log_tick, push_fixed, sci, whole_number};
 use crate::rope::{angle_gap, log_positions, plane_angle_errors, ErrorSource, Format, Pipeline};
 use leptos::html::Div;
 use leptos::prelude::*;
-use std::fmt::Write as _;
 
 const W: f64 = 420.0;
 const LEFT: f64 = 52.0;
@@ -151,7 +150,10 @@ pub fn ErrorByPosition(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m
                     let values = c.as_ref()?.get(i)?;
                     let mut points = String::with_capacity(values.len() * 12);
                     for (p, v) in positions.iter().zip(values) {
-                        let _ = write!(points, "{:.1},{:.1} ", x(*p), error_y(*v, H));
+                        push_fixed(&mut points, x(*p), 1);
+                        points.push(',');
+                        push_fixed(&mut points, error_y(*v, H), 1);
+                        points.push(' ');
                     }
                     Some(points.trim_end().to_string())
                 })
@@ -190,7 +192,7 @@ pub fn ErrorByPosition(inv_freq: Memo<Option<Vec<f64>>>, format: Memo<Format>, m
                     .zip(c)
                     .map(|((class, legend, _), v)| {
                         let unit = if *class == "table" { "" } else { " rad" };
-                        format!("{legend}: {:.2e}{unit}", v.last().copied().unwrap_or(0.0))
+                        format!("{legend}: {}{unit}", sci(v.last().copied().unwrap_or(0.0), 2))
                     })
                     .collect::<Vec<_>>()
                     .join("; ");

@@ -5,8 +5,8 @@
 
 use crate::rope::{mean_cos_by_distance, PlaneChange, PlaneStretch, ScalingMethod};
 use super::size::{use_in_view, while_in_view};
-use crate::charts::format::short_number;
-use crate::state::fmt_number;
+use crate::charts::format::{fixed, short_number};
+use crate::state::{fmt_number, Plain};
 use leptos::prelude::*;
 use std::fmt::Write;
 
@@ -82,7 +82,7 @@ impl CompareFacts {
 
 /// Appends an SVG `<text>` of class `class` at (x, y), its `content` escaped.
 pub(super) fn text(svg: &mut String, class: &str, x: f64, y: f64, anchor: &str, content: &str) {
-    let _ = write!(svg, r#"<text class="{class}" x="{x:.1}" y="{y:.1}" text-anchor="{anchor}">"#);
+    let _ = write!(svg, r#"<text class="{class}" x="{}" y="{}" text-anchor="{anchor}">"#, fixed(x, 1), fixed(y, 1));
     for c in content.chars() {
         match c {
             '<' => svg.push_str("&lt;"),
@@ -95,7 +95,7 @@ pub(super) fn text(svg: &mut String, class: &str, x: f64, y: f64, anchor: &str, 
 
 /// An axis title turned a quarter turn, centred on (x, y).
 pub(super) fn vertical_title(svg: &mut String, x: f64, y: f64, content: &str) {
-    let _ = write!(svg, r#"<g transform="rotate(-90 {x} {y:.1})">"#);
+    let _ = write!(svg, r#"<g transform="rotate(-90 {} {})">"#, Plain(x), fixed(y, 1));
     text(svg, "axis-title", x, y, "middle", content);
     svg.push_str("</g>");
 }
@@ -119,7 +119,7 @@ fn polyline(distances: &[f64], values: &[f64], x: impl Fn(f64) -> f64, y: impl F
         .iter()
         .zip(values)
         .filter(|(d, v)| d.is_finite() && v.is_finite())
-        .map(|(d, v)| format!("{:.1},{:.1}", x(*d), y(*v)))
+        .map(|(d, v)| format!("{},{}", fixed(x(*d), 1), fixed(y(*v), 1)))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -160,19 +160,23 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, facts: Memo<Option<Com
             let svg = &mut d.axes;
             for e in 0..=hi.floor() as i32 {
                 let at = x(10f64.powi(e));
-                let _ = write!(svg, r#"<line class="grid" x1="{at:.1}" x2="{at:.1}" y1="{TOP}" y2="{}"/>"#, DIFF_TOP + DIFF);
+                let x = fixed(at, 1);
+                let _ = write!(svg, r#"<line class="grid" x1="{x}" x2="{x}" y1="{TOP}" y2="{}"/>"#, Plain(DIFF_TOP + DIFF));
                 text(svg, "tick", at, DIFF_TOP + DIFF + 14.0, "middle", &short_number(10f64.powi(e)));
             }
             for v in [1.0, 0.5, 0.0, -0.5, -1.0].into_iter().filter(|v| *v >= y_lo) {
-                let _ = write!(svg, r#"<line class="grid" x1="{LEFT}" x2="{}" y1="{:.1}" y2="{:.1}"/>"#, W - RIGHT, y(v), y(v));
+                let at = fixed(y(v), 1);
+                let _ = write!(svg, r#"<line class="grid" x1="{}" x2="{}" y1="{at}" y2="{at}"/>"#, Plain(LEFT), Plain(W - RIGHT));
                 text(svg, "tick", LEFT - 5.0, y(v) + 4.0, "end", &fmt_number(v));
             }
             if c.orig as f64 <= last {
                 let at = x(c.orig as f64);
-                let _ = write!(svg, r#"<line class="orig-line" x1="{at:.1}" x2="{at:.1}" y1="{TOP}" y2="{}"/>"#, DIFF_TOP + DIFF);
+                let x = fixed(at, 1);
+                let _ = write!(svg, r#"<line class="orig-line" x1="{x}" x2="{x}" y1="{}" y2="{}"/>"#, Plain(TOP), Plain(DIFF_TOP + DIFF));
                 text(svg, "orig-line-label", at - 3.0, TOP + 12.0, "end", &format!("orig {}", short_number(c.orig as f64)));
             }
-            let _ = write!(svg, r#"<line class="zero" x1="{LEFT}" x2="{}" y1="{:.1}" y2="{:.1}"/>"#, W - RIGHT, dy(0.0), dy(0.0));
+            let zero = fixed(dy(0.0), 1);
+            let _ = write!(svg, r#"<line class="zero" x1="{}" x2="{}" y1="{zero}" y2="{zero}"/>"#, Plain(LEFT), Plain(W - RIGHT));
             text(svg, "axis-title", LEFT + (W - LEFT - RIGHT) / 2.0, H - 6.0, "middle", "distance |n − m| (tokens, log scale)");
             vertical_title(svg, 12.0, TOP + CURVES / 2.0, "q = k score ÷ |q|²");
             let span_label = fmt_number((span * 100.0).round() / 100.0);

@@ -5,6 +5,7 @@
 
 use super::scaling_charts::{text, vertical_title};
 use super::size::{use_in_view, while_in_view};
+use crate::charts::format::{fixed, push_fixed};
 use crate::rope::{PlaneChange, PlaneStretch, ScalingMethod};
 use leptos::prelude::*;
 use std::fmt::Write;
@@ -59,7 +60,8 @@ pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<Sca
         if let Some(scale) = scale.get() {
             for e in (scale.lo as i32)..=(scale.hi as i32) {
                 let at = scale.y(10f64.powi(e));
-                let _ = write!(svg, r#"<line class="grid" x1="{LEFT}" x2="{}" y1="{at:.1}" y2="{at:.1}"/>"#, W - RIGHT);
+                let y = fixed(at, 1);
+                let _ = write!(svg, r#"<line class="grid" x1="{LEFT}" x2="{}" y1="{y}" y2="{y}"/>"#, W - RIGHT);
                 text(&mut svg, "tick", LEFT - 6.0, at + 4.0, "end", &format!("1e{e}"));
             }
         }
@@ -73,7 +75,8 @@ pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<Sca
         // target's line is too close above it, and one label names both when they coincide.
         let mut context_line = |v: u64, class: &str, label: &str, below: bool| {
             let at = scale.y(v as f64);
-            let _ = write!(svg, r#"<line class="{class}" x1="{LEFT}" x2="{}" y1="{at:.1}" y2="{at:.1}"/>"#, W - RIGHT);
+            let y = fixed(at, 1);
+            let _ = write!(svg, r#"<line class="{class}" x1="{LEFT}" x2="{}" y1="{y}" y2="{y}"/>"#, W - RIGHT);
             text(&mut svg, &format!("{class}-label"), W - RIGHT - 4.0, at + if below { 14.0 } else { -4.0 }, "end", label);
         };
         let crowded = target != orig && (scale.y(orig as f64) - scale.y(target as f64)).abs() < 16.0;
@@ -159,7 +162,10 @@ impl Marks {
                 PlaneChange::Still => None,
             };
             if let Some(band) = band {
-                let _ = write!(marks.bands[band], "M{:.2},{TOP}h{:.2}v{height}h{:.2}z", LEFT + i as f64 * scale.col, scale.col, -scale.col);
+                let (path, col) = (&mut marks.bands[band], fixed(scale.col, 2));
+                path.push('M');
+                push_fixed(path, LEFT + i as f64 * scale.col, 2);
+                let _ = write!(path, ",{TOP}h{col}v{height}h-{col}z");
             }
             for (v, path, r) in [(p.wavelength_before, &mut marks.before, r), (p.wavelength_after, &mut marks.after, r * 0.8)] {
                 if v.is_finite() {
@@ -173,5 +179,10 @@ impl Marks {
 
 /// Appends a circle of radius `r` at (x, y) to path data: two half arcs from its left edge.
 pub(super) fn circle(path: &mut String, x: f64, y: f64, r: f64) {
-    let _ = write!(path, "M{:.2},{y:.1}a{r:.2},{r:.2} 0 1 0 {:.2},0a{r:.2},{r:.2} 0 1 0 {:.2},0", x - r, 2.0 * r, -2.0 * r);
+    let (radius, across) = (fixed(r, 2), fixed(2.0 * r, 2));
+    path.push('M');
+    push_fixed(path, x - r, 2);
+    path.push(',');
+    push_fixed(path, y, 1);
+    let _ = write!(path, "a{radius},{radius} 0 1 0 {across},0a{radius},{radius} 0 1 0 -{across},0");
 }

@@ -85,9 +85,10 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // fixed decimals by arithmetic (src/charts/format.rs): Rust's float formatting left the frame
 // (the frame's wasm 190.6 -> 183.8 KB): first screen 257.5 KB. It stays in a chunk the other
 // three parts share (plotters' axis labels use it), so the whole page grew: 562.4 KB. Budgets
-// 258 and 563.
-const FIRST_SCREEN_BUDGET = 258 * 1024;
-const WHOLE_PAGE_BUDGET = 563 * 1024;
+// 258 and 563. wasm-opt then drops the producers and target_features sections of all sixteen
+// files (for tools, not browsers): first screen 255.9 KB, whole page 559.7 KB. Budgets 257, 561.
+const FIRST_SCREEN_BUDGET = 257 * 1024;
+const WHOLE_PAGE_BUDGET = 561 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

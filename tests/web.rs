@@ -528,6 +528,8 @@ mod numbers {
             values.push(f64::from_bits(bits));
             // Everyday magnitudes too: the page's own values are mostly these.
             values.push((bits >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((bits % 17) as i32 - 8));
+            // Short decimals (rounded readouts), which are written without JavaScript.
+            values.push((bits >> (24 + bits % 16)) as f64 / 10f64.powi((bits % 9) as i32));
         }
         for v in values.iter().copied() {
             assert_eq!(fmt_f64(v), format!("{v:?}"));

@@ -93,9 +93,46 @@ impl Shortest {
     }
 
     fn of(magnitude: f64) -> Shortest {
+        if let Some(short) = Shortest::of_short_decimal(magnitude) {
+            return short;
+        }
         let mut shortest = Shortest::read(&shortest_text(magnitude));
         shortest.break_ties_up(magnitude);
         shortest
+    }
+
+    /// The digits of a magnitude that is a decimal of at most 12 significant digits (a
+    /// rounded readout, a position, 0.5), found without JavaScript: the fewest decimals k for
+    /// which n = round(v·10^k) reads back as v. n / 10^k is then the f64 nearest to the decimal
+    /// (both are exact and division rounds correctly), and no other decimal with k places does
+    /// (at 12 digits their spacing is thousands of ulps), so these are Rust's shortest digits.
+    fn of_short_decimal(magnitude: f64) -> Option<Shortest> {
+        let mut scale = 1.0;
+        for k in 0..=12 {
+            let scaled = magnitude * scale;
+            if scaled >= 1e12 {
+                return None;
+            }
+            let n = scaled.round();
+            if n >= 1.0 && n / scale == magnitude {
+                let mut digits = [0u8; 12];
+                let (mut at, mut rest) = (digits.len(), n as u64);
+                while rest > 0 {
+                    at -= 1;
+                    digits[at] = b'0' + (rest % 10) as u8;
+                    rest /= 10;
+                }
+                let digits = &digits[at..];
+                let mut out = Shortest { digits: [b'0'; 17], len: digits.len(), exponent: digits.len() as i32 - 1 - k };
+                out.digits[..digits.len()].copy_from_slice(digits);
+                while out.len > 1 && out.digits[out.len - 1] == b'0' {
+                    out.len -= 1;
+                }
+                return Some(out);
+            }
+            scale *= 10.0;
+        }
+        None
     }
 
     /// When two shortest candidates are equally close to the value (the value is exactly
@@ -103,15 +140,10 @@ impl Shortest {
     /// these digits are the lower of such a pair, they become the upper (an even last digit
     /// plus one: never a carry).
     fn break_ties_up(&mut self, magnitude: f64) {
-        // magnitude = m·2^e with m odd.
-        let bits = magnitude.to_bits();
-        let (biased, fraction) = ((bits >> 52) as i32, bits & ((1u64 << 52) - 1));
-        let (mut m, mut e) = if biased == 0 { (fraction, -1074) } else { (fraction | 1u64 << 52, biased - 1075) };
+        let (m, e) = odd_times_power_of_two(magnitude);
         if m == 0 || self.len == 0 || self.digits[self.len - 1] == b'9' {
             return;
         }
-        e += m.trailing_zeros() as i32;
-        m >>= m.trailing_zeros();
         // The digits C at scale 10^q; halfway above them is (2C + 1)·5^q·2^(q−1).
         let q = self.exponent - (self.len as i32 - 1);
         if e != q - 1 {
@@ -167,6 +199,17 @@ impl Shortest {
         out.push('e');
         push_integer(out, self.exponent as i64);
     }
+}
+
+/// A positive f64 as m·2^e with m odd (m = 0 for zero).
+fn odd_times_power_of_two(magnitude: f64) -> (u64, i32) {
+    let bits = magnitude.to_bits();
+    let (biased, fraction) = ((bits >> 52) as i32, bits & ((1u64 << 52) - 1));
+    let (m, e) = if biased == 0 { (fraction, -1074) } else { (fraction | 1u64 << 52, biased - 1075) };
+    if m == 0 {
+        return (0, 0);
+    }
+    (m >> m.trailing_zeros(), e + m.trailing_zeros() as i32)
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -293,6 +336,17 @@ pub fn fmt_list(values: &[f64]) -> String {
             if i > 0 {
                 out.push(',');
             }
+            // A fraction between 1e-4 and 1e16 is written alike by both ("-0.125"), unless its
+            // digits are the lower of a halfway tie (last digit 10^-places, value m·2^(-places-1)).
+            let magnitude = v.abs();
+            if (1e-4..1e16).contains(&magnitude) && !text.contains('e') {
+                if let Some((_, places)) = text.split_once('.') {
+                    if odd_times_power_of_two(magnitude).1 != -(places.len() as i32) - 1 {
+                        out.push_str(text);
+                        continue;
+                    }
+                }
+            }
             let known = (v.is_finite() && *v != 0.0).then(|| {
                 let mut shortest = Shortest::read(text.trim_start_matches('-'));
                 shortest.break_ties_up(v.abs());
@@ -344,6 +398,8 @@ mod tests {
             state ^= state << 17;
             values.push(f64::from_bits(state));
             values.push((state >> 20) as f64 / 1024.0);
+            // Short decimals (rounded readouts), which are written without JavaScript.
+            values.push((state >> (24 + state % 16)) as f64 / 10f64.powi((state % 9) as i32));
         }
         for v in values.iter().copied() {
             assert_eq!(fmt_f64(v), format!("{v:?}"));

@@ -87,8 +87,12 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // three parts share (plotters' axis labels use it), so the whole page grew: 562.4 KB. Budgets
 // 258 and 563. wasm-opt then drops the producers and target_features sections of all sixteen
 // files (for tools, not browsers): first screen 255.9 KB, whole page 559.7 KB. Budgets 257, 561.
-const FIRST_SCREEN_BUDGET = 257 * 1024;
-const WHOLE_PAGE_BUDGET = 561 * 1024;
+// Short decimals written without JavaScript (0.4 KB): 256.3 KB. The presets as the changes the
+// config reader makes of them (src/state/presets.rs; a test compares), so the JSON reader and
+// the configs left the frame for the part with the paste box: first screen 250.0 KB (the frame
+// alone 194.9 KB), whole page 561.1 KB. Budgets 251 and 562.
+const FIRST_SCREEN_BUDGET = 251 * 1024;
+const WHOLE_PAGE_BUDGET = 562 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

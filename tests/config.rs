@@ -138,8 +138,12 @@ fn llama_3_1_preset_gives_transformers_numbers() {
 #[test]
 fn every_preset_reads_cleanly_and_round_trips_through_the_url() {
     for preset in &PRESETS {
-        let reading = read_config(preset.config).unwrap_or_else(|e| panic!("{}: {e}", preset.id));
+        let reading = read_config(preset.published_config()).unwrap_or_else(|e| panic!("{}: {e}", preset.id));
         assert!(reading.skipped.is_empty(), "{}: {:?}", preset.id, reading.skipped);
+        // The page loads the changes written out in presets.rs: exactly what the reader makes
+        // of the published config, as a whole config.
+        assert!(reading.whole, "{}", preset.id);
+        assert_eq!(reading.changes, (preset.changes)(), "{}", preset.id);
         let parsed = LabState::from_query(&format!("preset={}", preset.id));
         assert!(parsed.notices.is_empty(), "{}: {:?}", preset.id, parsed.notices);
         assert_eq!(parsed.state.preset, Some(preset.id));

@@ -292,27 +292,22 @@ impl LabState {
     pub fn apply_config(&mut self, reading: &ConfigReading) -> Vec<Notice> {
         let mut notes = Notes::default();
         self.preset = None;
-        self.apply_config_into(reading, &mut notes);
+        self.apply_config_into(reading.whole, reading.changes.iter().cloned(), &mut notes);
         self.normalize_into(&mut notes);
         notes.into_notices(self)
     }
 
-    /// Loads the preset `id`'s published config (see [`super::presets`]).
+    /// Loads the preset `id`: what the config reader makes of its published config (see
+    /// [`super::presets`]), applied as a pasted whole config is.
     pub(super) fn load_preset(&mut self, id: &'static str, notes: &mut Notes) {
         let Some(preset) = super::presets::find(id) else { return };
-        match read_config(preset.config) {
-            Ok(reading) => {
-                self.apply_config_into(&reading, notes);
-                self.preset = Some(preset.id);
-            }
-            // Checked by the tests for every preset; never shown.
-            Err(error) => notes.add("preset", format!("preset {id} could not be read ({error}); nothing changed")),
-        }
+        self.apply_config_into(true, (preset.changes)(), notes);
+        self.preset = Some(preset.id);
     }
 
-    fn apply_config_into(&mut self, reading: &ConfigReading, notes: &mut Notes) {
+    fn apply_config_into(&mut self, whole: bool, changes: impl IntoIterator<Item = Change>, notes: &mut Notes) {
         let defaults = LabState::default();
-        if reading.whole {
+        if whole {
             self.base = defaults.base;
             self.dim = defaults.dim;
             self.layout = defaults.layout;
@@ -331,7 +326,7 @@ impl LabState {
         self.high_freq = defaults.high_freq;
         self.short_factor = None;
         self.long_factor = None;
-        for change in reading.changes.iter().cloned() {
+        for change in changes {
             self.apply_into(change, notes);
         }
     }

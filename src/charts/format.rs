@@ -46,6 +46,27 @@ pub fn push_fixed(out: &mut String, v: f64, decimals: usize) {
     }
 }
 
+/// Appends the integer `v` in decimal, as `write!(out, "{v}")` does. The decay chart's layer
+/// writes a few thousand coordinates a step, and going through core's formatting machinery for
+/// each cost more than the digits.
+pub fn push_int(out: &mut String, v: i32) {
+    if v < 0 {
+        out.push('-');
+    }
+    let (mut rest, mut digits, mut at) = (v.unsigned_abs(), [0u8; 10], 10);
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[at..] {
+        out.push(char::from(digit));
+    }
+}
+
 /// [`push_fixed`] into a new string.
 pub fn fixed(v: f64, decimals: usize) -> String {
     let mut out = String::with_capacity(12);
@@ -220,6 +241,24 @@ mod tests {
         assert_eq!(sci(0.0, 2), "0.00e0");
         assert_eq!(sci(5e-324, 2), "4.94e-324");
         assert_eq!(sci(-1.7976931348623157e308, 3), "-1.798e308");
+    }
+
+    #[test]
+    fn integers_are_written_as_rust_writes_them() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut values = vec![0, 1, -1, 9, 10, -10, 99, 100, i32::MAX, i32::MIN, i32::MIN + 1];
+        for _ in 0..10_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            values.push(state as i32);
+            values.push((state % 2000) as i32 - 1000);
+        }
+        for v in values {
+            let mut out = String::from("M");
+            push_int(&mut out, v);
+            assert_eq!(out, format!("M{v}"));
+        }
     }
 
     #[test]

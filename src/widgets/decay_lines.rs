@@ -5,10 +5,10 @@
 //! The lines are put at the pixels plotters would draw them at ([`DecayPlot::pixel`], checked
 //! natively against plotters' own drawing), in the canvas' backing pixels.
 
+use crate::charts::format::push_int;
 use crate::charts::{line_width, ChartStyle, DecayChart, DecayFrame, DecayPlot};
 use leptos::prelude::*;
 use plotters::style::Color;
-use std::fmt::Write;
 use wasm_bindgen::JsCast;
 
 /// Paths kept in the layer: three compared bases, the original θᵢ's bound, the bound, the
@@ -38,7 +38,10 @@ impl Layer {
                 let mut d = String::with_capacity(line.points.len() * 9);
                 for (i, point) in line.points.iter().enumerate() {
                     let (x, y) = plot.pixel(*point, line.right_axis);
-                    let _ = write!(d, "{}{x} {y}", if i == 0 { 'M' } else { 'L' });
+                    d.push(if i == 0 { 'M' } else { 'L' });
+                    push_int(&mut d, x);
+                    d.push(' ');
+                    push_int(&mut d, y);
                 }
                 let dash = if line.dashed { format!("{dash} {gap}") } else { "none".to_string() };
                 [d, rgba(line.colour), line_width(line, style).to_string(), dash]

@@ -91,6 +91,7 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // config reader makes of them (src/state/presets.rs; a test compares), so the JSON reader and
 // the configs left the frame for the part with the paste box: first screen 250.0 KB (the frame
 // alone 194.9 KB), whole page 561.1 KB. Budgets 251 and 562.
+// The decay layer's integer writer (0.1 KB): first screen 250.1 KB, the frame alone 195.1 KB.
 const FIRST_SCREEN_BUDGET = 251 * 1024;
 const WHOLE_PAGE_BUDGET = 562 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);

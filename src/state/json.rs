@@ -3,7 +3,7 @@
 //! than pulled in (serde_json) because the page needs nothing else from JSON and every
 //! kilobyte is downloaded by each reader of an embed.
 
-use super::format::parse_f64;
+use super::parse::parse_f64;
 
 /// A parsed JSON value. Objects keep their keys in order (a config has few).
 #[derive(Debug, Clone, PartialEq)]

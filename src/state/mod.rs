@@ -12,6 +12,8 @@ mod change;
 pub mod config;
 mod derive;
 mod format;
+mod parse;
+mod shortest;
 pub mod json;
 mod notes;
 pub mod presets;
@@ -22,7 +24,8 @@ pub mod query;
 pub use actions::shifted_patches;
 pub use change::{Change, PatchCoordinate};
 pub use derive::{Derived, Vectors};
-pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers, fmt_plain, parse_f64, Exp, Plain};
+pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers, fmt_plain, Exp, Plain};
+pub use parse::parse_f64;
 pub use notes::{Notice, Notes, Reader};
 pub use param::Param;
 

@@ -1,7 +1,8 @@
 //! Notices: what was corrected in the input and why, and the helpers that read text into
 //! values and clamp values into range, each saying so when it changes something.
 
-use super::format::{fmt_number, parse_f64};
+use super::format::fmt_number;
+use super::parse::parse_f64;
 
 /// One correction made to the input, shown to the user in `data-testid="notice"`.
 #[derive(Debug, Clone, PartialEq)]

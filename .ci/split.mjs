@@ -1,10 +1,10 @@
 // trunk's post_build hook for the release build (`make build`): cut the app into the page's
 // frame and four lazily fetched parts of chapters (issue 9: a first visit downloads the frame
-// and the opening chapters before anything works, not all fourteen chapters; an embed, the
+// alone, with the first chapter, and each part follows when the reader nears it; an embed, the
 // frame and its own part).
 //
-// The Makefile builds with `--cfg split` (each part is a Leptos `#[lazy]` function, see
-// src/widgets/registry.rs) and `-Clink-args=--emit-relocs` (wasm-split needs the relocations).
+// The Makefile builds with `--cfg split` (each part is a `wasm_split` function, as Leptos'
+// `#[lazy]` makes them but with load failures returned, see src/widgets/registry.rs) and `-Clink-args=--emit-relocs` (wasm-split needs the relocations).
 // trunk then runs wasm-bindgen on the whole module; this script redoes that step on the split
 // one: wasm-split-cli cuts cargo's output, wasm-bindgen binds the main part under trunk's hashed
 // name, wasm-opt shrinks every part, and the parts go to `split-<hash>/` beside it, so a deploy

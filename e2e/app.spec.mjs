@@ -88,7 +88,7 @@ test('layout and scaling follow the formulas of their sources', async ({ page })
   await expect.poll(async () => (await list(page, 'inv-freq'))[1]).toBeCloseTo(plain[1] / 4, 12);
 
   // YaRN's default attention factor is 0.1 ln(s) + 1 (Peng et al. 2023), s = 8 when unset.
-  await page.goto('/?scaling=yarn');
+  await open(page, '/?scaling=yarn');
   await expect(page.getByTestId('attention-factor')).toHaveAttribute('data-value', /\d/);
   expect(close(await value(page, 'attention-factor'), 0.1 * Math.log(8) + 1, 1e-12)).toBe(true);
 });
@@ -130,6 +130,108 @@ for (const [query, says] of BAD_URLS) {
 }
 
 // The full page shows the widget registry in order; every id it shows must embed alone.
+// The release build fetches a part of the chapters as the reader nears it: a first visit that
+// reads the first chapter downloads only the page's frame (issue 9's 200 KB).
+test('the chapters arrive as the reader nears them; a search or a jump fetches what it needs', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname.split('/').pop()));
+  const parts = () => fetched.filter((f) => /^(split_|chunk_).*\.wasm$/.test(f));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await expect(page.getByTestId('attention-weights')).toHaveAttribute('data-value', /\d/);
+  // The chapters not near the screen are placeholders with their titles, for the contents.
+  const counting = page.locator('#counting');
+  await expect(counting).toHaveClass(/widget-loading/);
+  await expect(page.locator('#counting-title')).toHaveText('Counting positions');
+  await page.waitForTimeout(1000);
+  expect(parts(), 'parts fetched before the reader scrolled').toEqual([]);
+  // Scrolled to within half a screen of it: its part (the opening chapters) arrives, not the later ones.
+  await counting.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - window.innerHeight - 300));
+  await expect(page.locator('[data-widget="counting"]')).toBeAttached();
+  await expect(page.locator('[data-widget="add-or-rotate"]')).toBeAttached();
+  await expect(page.locator('#heatmap')).toHaveClass(/widget-loading/);
+  const opening = parts().length;
+  expect(opening).toBeGreaterThan(0);
+  await page.waitForTimeout(500);
+  expect(parts().length, 'nothing more fetched while the reader stays').toBe(opening);
+  // The keys of the browser's search fetch every part, so that it finds any chapter.
+  await page.keyboard.press('Control+f');
+  await expect(page.locator('.widget-loading')).toHaveCount(0);
+  await expect(page.locator('[data-widget="precision"]')).toBeAttached();
+
+  // A fresh visit: the focus entering the first chapter (Tab, a click) fetches the next one, so
+  // that Tab moves on into it; a jump from the contents to a late chapter lands on it once it
+  // has arrived.
+  await page.goto('/?dim=16');
+  await expect(page.getByTestId('attention-weights')).toHaveAttribute('data-value', /\d/);
+  await expect(page.locator('#counting')).toHaveClass(/widget-loading/);
+  await page.locator('[data-widget="order"]').getByRole('button').first().focus();
+  await expect(page.locator('[data-widget="counting"]')).toBeAttached();
+  await page.locator('nav.toc a[href="#scaling"]').click();
+  await expect(page.locator('[data-widget="scaling"]')).toBeAttached();
+  await expect.poll(() => page.locator('#scaling').evaluate((el) => Math.round(el.getBoundingClientRect().top)), { timeout: 5000 }).toBeLessThan(40);
+  await page.waitForTimeout(1500);
+  const top = await page.locator('#scaling').evaluate((el) => el.getBoundingClientRect().top);
+  expect(Math.abs(top), 'the chapter stays where the jump put it while the parts above arrive').toBeLessThan(40);
+});
+
+// A handout printed before the reader has scrolled: printing fetches every part; the print
+// itself cannot wait, so a chapter still on its way says on paper to print again.
+test('printing fetches every part of the chapters', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('attention-weights')).toHaveAttribute('data-value', /\d/);
+  await expect(page.locator('#scaling')).toHaveClass(/widget-loading/);
+  await expect(page.locator('#scaling .print-only')).toBeHidden();
+  await page.pdf();
+  await expect(page.locator('.widget-loading')).toHaveCount(0);
+  await expect(page.locator('[data-widget="scaling"]')).toBeAttached();
+  // What a placeholder says on paper.
+  await page.goto('/');
+  await expect(page.getByTestId('attention-weights')).toHaveAttribute('data-value', /\d/);
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.locator('#scaling .print-only')).toBeVisible();
+  await expect(page.locator('#scaling .print-only')).toHaveText(/print again/);
+  await page.emulateMedia({ media: 'screen' });
+});
+
+// Offline when a part is needed (a train, a flaky network): the chapter says so and offers to
+// try again; the page around it keeps working (a failed fetch used to abort the whole module).
+test('a part that cannot be fetched says so, and arrives when tried again', async ({ browser }) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = [];
+  page.on('console', (message) => { if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text()); });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  let online = false;
+  const failedOnline = [];
+  page.on('requestfailed', (request) => { if (online) failedOnline.push(request.url()); });
+  await page.route(/\/split-[^/]+\/(split_|chunk_)[^/]*\.wasm$/, (route) => route.abort('internetdisconnected'));
+  await page.goto('/');
+  await expect(page.getByTestId('attention-weights')).toHaveAttribute('data-value', /\d/);
+  await page.locator('#counting').scrollIntoViewIfNeeded();
+  const counting = page.locator('#counting');
+  await expect(counting).toContainText('could not be downloaded');
+  const again = counting.getByRole('button', { name: 'Try again' });
+  await expect(again).toBeVisible();
+  // The page still works: the first chapter answers.
+  const weights = await page.getByTestId('attention-weights').getAttribute('data-value');
+  await page.locator('[data-widget="order"]').getByRole('button', { name: /the\s*0/ }).click();
+  await expect(page.getByTestId('attention-weights')).not.toHaveAttribute('data-value', weights);
+  // Back online: tried again, the chapter arrives and works.
+  await page.unroute(/\/split-[^/]+\/(split_|chunk_)[^/]*\.wasm$/);
+  online = true;
+  await again.click();
+  await expect(page.locator('[data-widget="counting"]')).toBeAttached();
+  await page.locator('#p-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page).toHaveURL(/p=6/);
+  expect(failedOnline, 'downloads that failed once back online').toEqual([]);
+  // Only the failed downloads were reported (the browser's and the loader's): no panic, nothing
+  // uncaught.
+  expect(problems.length).toBeGreaterThan(0);
+  for (const problem of problems) expect(problem).toMatch(/^(TypeError: Failed to fetch|Failed to load resource: net::ERR_INTERNET_DISCONNECTED)/);
+  await page.close();
+});
+
 test('every widget of the page embeds alone under its id', async ({ page }) => {
   await open(page);
   const ids = await page.locator('.widgets > [data-widget]').evaluateAll((els) => els.map((e) => e.dataset.widget));

@@ -92,8 +92,18 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // the configs left the frame for the part with the paste box: first screen 250.0 KB (the frame
 // alone 194.9 KB), whole page 561.1 KB. Budgets 251 and 562.
 // The decay layer's integer writer (0.1 KB): first screen 250.1 KB, the frame alone 195.1 KB.
-const FIRST_SCREEN_BUDGET = 251 * 1024;
-const WHOLE_PAGE_BUDGET = 562 * 1024;
+// 2026-11-25, night: the chapters' parts are fetched as the reader nears them (an
+// IntersectionObserver 600 px below the screen; a search of the page, a jump from the contents
+// or a deep link fetch what they need), no longer one after the other from the first visit on.
+// A first visit that reads the first chapter downloads the frame and the parts' loader only:
+// 196.8 KB (the observers, the search keys and the jumps cost 1.8 KB of it), which
+// perf.spec.mjs measures in Chromium too; the opening part follows as the reader scrolls
+// (251.9 KB with it). Whole page 562.7 KB. A part that cannot be fetched (offline) says so with a
+// button to try again instead of aborting the module, the focus entering a chapter fetches the
+// next one, printing fetches them all: first visit 198.3 KB, whole page 563.8 KB. Budgets: first
+// visit 199 KB, whole page 564 KB.
+const FIRST_VISIT_BUDGET = 199 * 1024;
+const WHOLE_PAGE_BUDGET = 564 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -119,7 +129,7 @@ for (const [name, s] of [...frame].sort((a, b) => b[1].gzip - a[1].gzip)) {
 }
 const frameBytes = sum([...frame.values()]);
 const folder = readdirSync(dist).find((name) => name.startsWith('split-'));
-let firstScreen = frameBytes;
+let firstVisit = frameBytes;
 let whole = frameBytes;
 if (folder) {
   // Which files each part needs, as the loader wasm-split wrote says: `const __chunk_7 =
@@ -141,7 +151,7 @@ if (folder) {
   if (!needs.has('opening')) throw new Error('budget: the loader names no opening part');
   const loaderBytes = parts.get('__wasm_split.js').gzip;
   const bytesOf = (files) => sum(files.map((f) => parts.get(f)));
-  firstScreen = frameBytes + loaderBytes + bytesOf(needs.get('opening'));
+  firstVisit = frameBytes + loaderBytes;
   whole = frameBytes + sum([...parts.values()]);
   console.log(`budget: ${folder}/: ${parts.size} files, ${kb(sum([...parts.values()]))} gzipped`);
   // The first chapter (order) is in the frame itself: its embed needs the frame and the loader.
@@ -149,11 +159,12 @@ if (folder) {
   for (const [part, files] of needs) {
     console.log(`budget: an embed from the ${part.padEnd(9)} part: ${kb(frameBytes + loaderBytes + bytesOf(files)).padStart(9)} (${files.length} files of its own)`);
   }
+  console.log(`budget: a reader scrolling to the second chapter: ${kb(firstVisit + bytesOf(needs.get('opening')))} (the opening part added)`);
 }
-console.log(`budget: first screen (frame and opening chapters) ${kb(firstScreen)} gzipped (budget ${kb(FIRST_SCREEN_BUDGET)}; issue 9's goal 200 KB)`);
+console.log(`budget: first visit (the frame, before the reader scrolls) ${kb(firstVisit)} gzipped (budget ${kb(FIRST_VISIT_BUDGET)}; issue 9's goal 200 KB)`);
 console.log(`budget: whole page ${kb(whole)} gzipped (budget ${kb(WHOLE_PAGE_BUDGET)}), no third-party downloads at run time`);
 let over = false;
-for (const [what, bytes, budget] of [['first screen', firstScreen, FIRST_SCREEN_BUDGET], ['whole page', whole, WHOLE_PAGE_BUDGET]]) {
+for (const [what, bytes, budget] of [['first visit', firstVisit, FIRST_VISIT_BUDGET], ['whole page', whole, WHOLE_PAGE_BUDGET]]) {
   if (bytes > budget) {
     console.error(`budget: ${what} over by ${kb(bytes - budget)}`);
     over = true;

@@ -2,12 +2,13 @@
 // Content-Security-Policy of e2e/serve.mjs, so any test fails on what the policy blocks. Here:
 // the policy is really sent, the page has no inline script left, and a widget works inside a
 // sandboxed iframe with the same values as on its own.
-import { test, expect, value, open, openHost } from './fixtures.mjs';
+import { test, expect, value, open, openHost, readThrough } from './fixtures.mjs';
 import { CSP } from './csp.mjs';
 
 test('the page runs under the strict policy, with no inline script', async ({ page }) => {
   const response = await page.goto('/?m=40&n=10');
   expect(response.headers()['content-security-policy']).toBe(CSP);
+  await readThrough(page);
   await expect(page.getByTestId('score')).toHaveAttribute('data-value', /\d/);
   expect(await page.locator('script:not([src])').count()).toBe(0);
   // Nothing the policy blocks was tried: no violation reported while the page was used.

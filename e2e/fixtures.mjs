@@ -38,13 +38,29 @@ export async function list(page, testid) {
   return text.split(',').map(Number);
 }
 
-/** Opens `path` and waits until the app has computed its first score and every chapter has
- * arrived (the release build fetches the chapters in parts; one still on its way is a
- * `.widget-loading` placeholder). */
+/** Opens `path` and waits until a chapter shows, then scrolls through the
+ * page as a reader does until every chapter has arrived (the release build fetches a part of the
+ * chapters when the reader nears it; one not yet here is a `.widget-loading` placeholder), and
+ * back to where the page was. */
 export async function open(page, path = '/') {
   await page.goto(path);
+  await expect(page.locator('[data-widget]').first()).toBeAttached();
+  await readThrough(page);
   await expect(page.getByTestId('score')).toHaveAttribute('data-value', /\d/);
-  await expect(page.locator('.widget-loading')).toHaveCount(0);
+}
+
+/** Scrolls to each chapter still on its way until none is left, then back to where it was. */
+export async function readThrough(page) {
+  const waiting = page.locator('.widget-loading');
+  if ((await waiting.count()) === 0) return;
+  const from = await page.evaluate(() => window.scrollY);
+  for (let i = 0; i < 30 && (await waiting.count()) > 0; i++) {
+    // In the page, at once: a locator would wait for a placeholder that has just arrived.
+    await page.evaluate(() => document.querySelector('.widget-loading')?.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(100);
+  }
+  await expect(waiting).toHaveCount(0);
+  await page.evaluate((y) => window.scrollTo(0, y), from);
 }
 
 /** The query position m and key position n, as their sliders hold them. */

@@ -53,6 +53,11 @@ pub fn App() -> impl IntoView {
 fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoView {
     provide_context(FullPage);
     provide_context(EmbedRequest(RwSignal::new(None)));
+    // The release build fetches a part of the chapters as the reader nears it (or shows where
+    // they are going), and a jump from the contents is followed while the chapter arrives.
+    registry::fetch_parts_ahead();
+    let jumps = window_event_listener(leptos::ev::hashchange, |_| browser::scroll_to_hash());
+    on_cleanup(move || jumps.remove());
     let lab = expect_context::<Lab>();
     // The address of this view, printed on a handout (print style sheet): the one the address
     // bar shows, not rebuilt on every step of a drag.

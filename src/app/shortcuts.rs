@@ -34,6 +34,11 @@ pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
         // Every key a slider moves by comes here: the key is looked at first, and the focused
         // element only for the keys this handles.
         let key = ev.key();
+        // The browser's search of the page: the chapters not fetched yet come too (release build).
+        if (ev.ctrl_key() || ev.meta_key()) && key.eq_ignore_ascii_case("f") {
+            crate::widgets::registry::fetch_all();
+            return;
+        }
         if !matches!(key.as_str(), "]" | "[" | "p" | "P" | "r" | "R" | "?" | " " | "ArrowRight" | "ArrowLeft")
             || ev.ctrl_key()
             || ev.meta_key()

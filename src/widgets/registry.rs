@@ -19,13 +19,14 @@ use super::scores::ScoresWidget;
 use super::embed::EmbedSheet;
 use super::references::References;
 use crate::app::tools::ShortcutSheet;
+use leptos::html::Section;
 use leptos::prelude::*;
 
 /// The four parts the chapters come in. In the split release build (`--cfg split`, see the
-/// Makefile and `.ci/split.mjs`) each part is a `#[lazy]` function whose code wasm-split moves to
-/// a module of its own: a first visit downloads the page's frame and the opening chapters, and
-/// the other parts follow one after the other, in the order a reader meets them. Everywhere else
-/// (`trunk serve`, the tests) a part is an ordinary function.
+/// Makefile and `.ci/split.mjs`) each part is a function whose code wasm-split moves to a module
+/// of its own: a first visit downloads the page's frame only, and a part is fetched when the
+/// reader nears one of its chapters (or shows they are going there: the focus, a jump, a search,
+/// printing). Everywhere else (`trunk serve`, the tests) a part is an ordinary function.
 #[derive(Debug, Clone, Copy)]
 enum Part {
     /// Why order matters: the first chapter, in the page's frame itself, so that a first visit
@@ -42,36 +43,36 @@ enum Part {
     Beyond,
 }
 
-#[cfg_attr(split, leptos::lazy)]
-fn opening(slot: u8) -> AnyView {
-    match slot {
+#[cfg_attr(split, leptos::wasm_split::wasm_split(opening_1, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_opening), fallible))]
+fn opening(slot: u8) -> PartView {
+    Ok(match slot {
         0 => view! { <CountingWidget /> }.into_any(),
         1 => view! { <PeRotationWidget /> }.into_any(),
         _ => view! { <AddOrRotateWidget /> }.into_any(),
-    }
+    })
 }
 
-#[cfg_attr(split, leptos::lazy)]
-fn rotation(slot: u8) -> AnyView {
-    match slot {
+#[cfg_attr(split, leptos::wasm_split::wasm_split(rotation_2, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_rotation), fallible))]
+fn rotation(slot: u8) -> PartView {
+    Ok(match slot {
         0 => view! { <HeatmapWidget /> }.into_any(),
         1 => view! { <ClocksWidget /> }.into_any(),
         2 => view! { <ComplexWidget /> }.into_any(),
         _ => view! { <FrequenciesWidget /> }.into_any(),
-    }
+    })
 }
 
-#[cfg_attr(split, leptos::lazy)]
-fn analysis(slot: u8) -> AnyView {
-    match slot {
+#[cfg_attr(split, leptos::wasm_split::wasm_split(analysis_3, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_analysis), fallible))]
+fn analysis(slot: u8) -> PartView {
+    Ok(match slot {
         0 => view! { <DecayWidget /> }.into_any(),
         _ => view! { <LayoutsWidget /> }.into_any(),
-    }
+    })
 }
 
-#[cfg_attr(split, leptos::lazy)]
-fn beyond(slot: u8) -> AnyView {
-    match slot {
+#[cfg_attr(split, leptos::wasm_split::wasm_split(beyond_4, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_beyond), fallible))]
+fn beyond(slot: u8) -> PartView {
+    Ok(match slot {
         0 => view! { <ScalingWidget /> }.into_any(),
         1 => view! { <Rope2dWidget /> }.into_any(),
         2 => view! { <PrecisionWidget /> }.into_any(),
@@ -79,8 +80,17 @@ fn beyond(slot: u8) -> AnyView {
         REFERENCES_SLOT => view! { <References /> }.into_any(),
         EMBED_SHEET_SLOT => view! { <EmbedSheet /> }.into_any(),
         _ => view! { <ShortcutSheet /> }.into_any(),
-    }
+    })
 }
+
+/// What a part's function gives: the view at a slot, or (split build) why its module could not be
+/// fetched (offline, say): the page shows that and offers to try again, instead of the module
+/// aborting, which a panic across the split's boundary would do.
+type PartView = Result<AnyView, leptos::wasm_split::SplitLoaderError>;
+
+/// What shows while a part is on its way, given the element to watch and what it says: boxed, so
+/// that the code around it is compiled once, not once per caller.
+type Placeholder = Box<dyn Fn(NodeRef<Section>, AnyView) -> AnyView + Send + Sync>;
 
 /// Where the beyond part keeps what is not a chapter.
 const REFERENCES_SLOT: u8 = 4;
@@ -94,80 +104,220 @@ fn frame_chapter() -> AnyView {
 
 /// A part's view at `slot`, at once: every build but the split one.
 #[cfg(not(split))]
-fn part_view(part: Part, slot: u8, _in_order: bool, _placeholder: impl Fn() -> AnyView + Send + Sync + 'static) -> AnyView {
-    match part {
-        Part::Frame => frame_chapter(),
+fn part_view(part: Part, slot: u8, _on_approach: bool, _saying: &'static str, _placeholder: Placeholder) -> AnyView {
+    let view = match part {
+        Part::Frame => return frame_chapter(),
         Part::Opening => opening(slot),
         Part::Rotation => rotation(slot),
         Part::Analysis => analysis(slot),
         Part::Beyond => beyond(slot),
+    };
+    // Nothing to fetch: always Ok.
+    view.unwrap_or_else(|_| ().into_any())
+}
+
+/// The split build's parts: each one's module is fetched once, when something first asks for it.
+#[cfg(split)]
+mod parts {
+    use super::Part;
+    use leptos::prelude::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Per part: whether it is being fetched or here; whether it is here (what its chapters
+        /// read); whether its fetch failed (offline, say: asking again tries again).
+        static PARTS: [(Cell<bool>, RwSignal<bool>, RwSignal<bool>); 5] =
+            std::array::from_fn(|_| (Cell::new(false), RwSignal::new(false), RwSignal::new(false)));
+    }
+
+    /// Whether `part` is here, and whether its fetch failed.
+    pub fn state(part: Part) -> (RwSignal<bool>, RwSignal<bool>) {
+        PARTS.with(|parts| (parts[part as usize].1, parts[part as usize].2))
+    }
+
+    /// Fetches `part`'s module unless it is here or on its way; after a failure, tries again.
+    pub fn request(part: Part) {
+        if matches!(part, Part::Frame) || PARTS.with(|parts| parts[part as usize].0.replace(true)) {
+            return;
+        }
+        let (arrived, failed) = state(part);
+        failed.set(false);
+        leptos::task::spawn_local(async move {
+            let fetched = match part {
+                Part::Frame => Ok(()),
+                Part::Opening => super::__preload_opening().await,
+                Part::Rotation => super::__preload_rotation().await,
+                Part::Analysis => super::__preload_analysis().await,
+                Part::Beyond => super::__preload_beyond().await,
+            };
+            match fetched {
+                Ok(()) => arrived.set(true),
+                Err(_) => {
+                    PARTS.with(|parts| parts[part as usize].0.set(false));
+                    failed.set(true);
+                }
+            }
+        });
+    }
+
+    /// Every part: a search of the page (Ctrl+F, ⌘F) should find the chapters a reader has not
+    /// scrolled to yet.
+    pub fn request_all() {
+        for part in [Part::Opening, Part::Rotation, Part::Analysis, Part::Beyond] {
+            request(part);
+        }
     }
 }
 
-/// Waits for `part`'s module; `in_order` (the full page), for the parts before it too, so that
-/// a first visit fetches them in the order a reader meets them.
+/// How far below the screen a chapter still on its way asks for its part: about a screen of
+/// reading ahead of the reader, so that a reader scrolling at reading speed never sees it wait,
+/// while one who reads the first chapter downloads only the page's frame.
 #[cfg(split)]
-async fn arrive(part: Part, in_order: bool) {
-    if in_order {
-        if matches!(part, Part::Rotation | Part::Analysis | Part::Beyond) { __preload_opening().await; }
-        if matches!(part, Part::Analysis | Part::Beyond) { __preload_rotation().await; }
-        if matches!(part, Part::Beyond) { __preload_analysis().await; }
-    }
-    match part {
-        Part::Frame => {}
-        Part::Opening => __preload_opening().await,
-        Part::Rotation => __preload_rotation().await,
-        Part::Analysis => __preload_analysis().await,
-        Part::Beyond => __preload_beyond().await,
-    }
+const APPROACH: &str = "0px 0px 600px 0px";
+
+/// Asks for `part` once `element` comes within [`APPROACH`] of the screen (or above it: a deep
+/// link or a jump from the contents lands past it).
+#[cfg(split)]
+fn request_on_approach(element: &web_sys::Element, part: Part) -> Option<web_sys::IntersectionObserver> {
+    use std::cell::OnceCell;
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+    let watching = Rc::new(OnceCell::<web_sys::IntersectionObserver>::new());
+    let callback = Closure::<dyn Fn(js_sys::Array)>::new({
+        let watching = watching.clone();
+        move |entries: js_sys::Array| {
+            let near = entries.iter().any(|entry| {
+                entry.dyn_into::<web_sys::IntersectionObserverEntry>().is_ok_and(|entry| {
+                    entry.is_intersecting() || entry.bounding_client_rect().bottom() < 0.0
+                })
+            });
+            if near {
+                if let Some(observer) = watching.get() {
+                    observer.disconnect();
+                }
+                parts::request(part);
+            }
+        }
+    });
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin(APPROACH);
+    let observer = web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options).ok()?;
+    // Called at most until the observer is disconnected; a few bytes per chapter, kept.
+    callback.forget();
+    observer.observe(element);
+    let _ = watching.set(observer.clone());
+    Some(observer)
 }
 
-/// A part's view at `slot`, once its module is here; until then `placeholder`.
+/// A part's view at `slot`, once its module is here; until then `placeholder`, given the
+/// element to watch and what it says (`saying`, or that the fetch failed, with a button to try
+/// again). On the full page (`on_approach`) the part is fetched when the placeholder nears the
+/// screen; an embed or a dialog asks for it at once.
 #[cfg(split)]
-fn part_view(part: Part, slot: u8, in_order: bool, placeholder: impl Fn() -> AnyView + Send + Sync + 'static) -> AnyView {
+fn part_view(part: Part, slot: u8, on_approach: bool, saying: &'static str, placeholder: Placeholder) -> AnyView {
     if matches!(part, Part::Frame) {
         return frame_chapter();
     }
-    let arrived = RwSignal::new(false);
-    leptos::task::spawn_local(async move {
-        arrive(part, in_order).await;
-        arrived.set(true);
-    });
+    if !on_approach {
+        parts::request(part);
+    }
+    let (arrived, failed) = parts::state(part);
+    let waiting = NodeRef::<Section>::new();
+    if on_approach {
+        let observer = StoredValue::new_local(None::<web_sys::IntersectionObserver>);
+        Effect::new(move |_| {
+            let Some(element) = waiting.get() else { return };
+            if let Some(previous) = observer.get_value() {
+                previous.disconnect();
+            }
+            observer.set_value(request_on_approach(&element, part));
+        });
+        on_cleanup(move || {
+            if let Some(Some(observer)) = observer.try_get_value() {
+                observer.disconnect();
+            }
+        });
+    }
+    let status = move || {
+        view! {
+            <p class="explain" role="status">
+                {move || if failed.get() { "This part of the page could not be downloaded (is the network down?)." } else { saying }}
+                " "
+                <button type="button" hidden=move || !failed.get() on:click=move |_| parts::request(part)>"Try again"</button>
+            </p>
+            <p class="explain print-only">"This part was still on its way when the page was printed: print again in a moment."</p>
+        }
+        .into_any()
+    };
     // Once the part is here, calling into it is immediate (the Suspend resolves at once).
     view! {
-        <Show when=move || arrived.get() fallback=placeholder>
+        <Show when=move || arrived.get() fallback=move || placeholder(waiting, status())>
             {Suspend::new(async move {
-                match part {
-                    Part::Frame => frame_chapter(),
+                let view = match part {
+                    Part::Frame => Ok(frame_chapter()),
                     Part::Opening => opening(slot).await,
                     Part::Rotation => rotation(slot).await,
                     Part::Analysis => analysis(slot).await,
                     Part::Beyond => beyond(slot).await,
-                }
+                };
+                // Here already: the call does not fetch again.
+                view.unwrap_or_else(|_| ().into_any())
             })}
         </Show>
     }
     .into_any()
 }
 
+/// In the split build, every part: the browser's search of the page (Ctrl+F, ⌘F; the page's
+/// shortcuts call this) should find the chapters a reader has not scrolled to yet. Elsewhere,
+/// nothing.
+pub fn fetch_all() {
+    #[cfg(split)]
+    parts::request_all();
+}
+
+/// In the split build: the focus entering a chapter (the Tab key, a click on a control) fetches
+/// the part of the chapter after it, so that Tab moves on into it rather than past placeholders;
+/// printing fetches every part (the print itself cannot wait: a chapter still on its way says on
+/// paper to print again in a moment). Elsewhere, nothing.
+pub fn fetch_parts_ahead() {
+    #[cfg(split)]
+    {
+        use wasm_bindgen::JsCast;
+        let focus = window_event_listener(leptos::ev::focusin, |event| {
+            let Some(target) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+            let Some(next) = target.closest("section.widget").ok().flatten().and_then(|chapter| chapter.next_element_sibling()) else { return };
+            if next.class_list().contains("widget-loading") {
+                let id = next.id();
+                parts::request(WIDGETS.iter().find(|w| w.id == id).map_or(Part::Beyond, |w| w.part));
+            }
+        });
+        let print = window_event_listener_untyped("beforeprint", |_| parts::request_all());
+        on_cleanup(move || {
+            focus.remove();
+            print.remove();
+        });
+    }
+}
+
 /// The chapter, once its part's module is here (split build); until then a placeholder with the
 /// chapter's id and title, so the table of contents and a deep link find it. On the full page a
-/// part waits for the parts before it (the opening chapters come first); an embed loads its own.
+/// part is fetched as the reader nears its first chapter; an embed fetches its own at once.
 fn chapter(widget: &'static Widget) -> AnyView {
-    let in_order = use_context::<FullPage>().is_some();
+    let full_page = use_context::<FullPage>().is_some();
     let heading = format!("{}-title", widget.id);
-    let title = if in_order { widget.page_title() } else { widget.title };
-    let placeholder = move || loading_section(widget.id, heading.clone(), title, "Loading this chapter…");
-    part_view(widget.part, widget.slot, in_order, placeholder)
+    let title = if full_page { widget.page_title() } else { widget.title };
+    let placeholder = move |waiting, status| loading_section(widget.id, heading.clone(), title, waiting, status);
+    part_view(widget.part, widget.slot, full_page, "Loading this chapter…", Box::new(placeholder))
 }
 
 /// A section still on its way: its id and heading already there for the contents and deep links.
-fn loading_section(id: &'static str, heading: String, title: &'static str, saying: &'static str) -> AnyView {
+fn loading_section(id: &'static str, heading: String, title: &'static str, waiting: NodeRef<Section>, status: AnyView) -> AnyView {
     let labelled_by = heading.clone();
     view! {
-        <section class="widget widget-loading" id=id aria-labelledby=labelled_by aria-busy="true">
+        <section class="widget widget-loading" id=id aria-labelledby=labelled_by aria-busy="true" node_ref=waiting>
             <div class="widget-head"><h2 id=heading>{title}</h2></div>
-            <p class="explain">{saying}</p>
+            {status}
         </section>
     }
     .into_any()
@@ -175,7 +325,7 @@ fn loading_section(id: &'static str, heading: String, title: &'static str, sayin
 
 /// The page's references, the last section: with the last part of the chapters.
 pub fn references() -> AnyView {
-    part_view(Part::Beyond, REFERENCES_SLOT, true, || loading_section("references", "references-title".to_string(), "References", "Loading the references…"))
+    part_view(Part::Beyond, REFERENCES_SLOT, true, "Loading the references…", Box::new(|waiting, status| loading_section("references", "references-title".to_string(), "References", waiting, status)))
 }
 
 /// A dialog's content.
@@ -192,7 +342,7 @@ pub fn sheet(which: Sheet) -> AnyView {
         Sheet::Embed => EMBED_SHEET_SLOT,
         Sheet::Shortcuts => SHORTCUT_SHEET_SLOT,
     };
-    part_view(Part::Beyond, slot, false, || view! { <p class="explain">"Loading…"</p> }.into_any())
+    part_view(Part::Beyond, slot, false, "Loading…", Box::new(|_, status| status))
 }
 
 /// One widget of the registry.

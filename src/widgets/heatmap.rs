@@ -184,8 +184,8 @@ pub fn HeatmapWidget() -> impl IntoView {
         context.draw_image_with_html_canvas_element_and_dw_and_dh(&cells_element, x, y, side, side).ok()?;
         copy.to_data_url().ok()
     };
-    // Rings over the current (m, n) and over the cell being read, placed in CSS pixels on the
-    // drawn layout (through the style object, not a style attribute).
+    // Rings over the current (m, n) and over the cell being read, at their centres in CSS
+    // pixels on the drawn layout; None while the cell is outside the window.
     let place = move |cell: Option<(i64, i64)>| {
         let layout = shown_layout.get()?;
         let ((m, n), (m0, n0)) = (cell?, origin.get());
@@ -194,11 +194,11 @@ pub fn HeatmapWidget() -> impl IntoView {
         inside.then(|| {
             let x = layout.left + (col as f64 + 0.5) / WINDOW as f64 * layout.side;
             let y = layout.top + (row as f64 + 0.5) / WINDOW as f64 * layout.side;
-            (fixed(x, 1) + "px", fixed(y, 1) + "px")
+            (x, y)
         })
     };
-    let marker = move || place(Some(positions.get()));
-    let probe_marker = move || place(probe.get().filter(|p| *p != positions.get()));
+    let marker = Memo::new(move |_| place(Some(positions.get())));
+    let probe_marker = Memo::new(move |_| place(probe.get().filter(|p| *p != positions.get())));
 
     let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64)> {
         let layout = heatmap_layout(canvas_size.get_untracked().0);
@@ -325,14 +325,20 @@ pub fn HeatmapWidget() -> impl IntoView {
                 hidden=move || shown_layout.with(Option::is_none)
                 style:left=square(|l| l.left) style:top=square(|l| l.top) style:width=square(|l| l.side) style:height=square(|l| l.side)></canvas>
             {limit_labels}
-            // Moved by a transform on a layer of their own: a step of m or n recomposites the
-            // rings instead of repainting the map under them.
-            // Elements that stay, moved by their transform (a rebuilt element has every attribute
-            // rewritten under erase_components), hidden while their cell is outside the window.
-            <span class="heatmap-marker" aria-hidden="true" hidden=move || marker().is_none()
-                style:transform=move || marker().map(|(x, y)| format!("translate({x}, {y})"))></span>
-            <span class="heatmap-marker heatmap-probe" aria-hidden="true" hidden=move || probe_marker().is_none()
-                style:transform=move || probe_marker().map(|(x, y)| format!("translate({x}, {y})"))></span>
+            // The rings are shapes in one SVG over the map, moved by their coordinates: a step
+            // of m or n repaints a ring in place. (An element moved over the map's canvas, by
+            // left/top or by a transform, had Chromium lay out the composited layers again on
+            // every step: about 0.5 ms of main thread.)
+            <svg class="heatmap-rings" aria-hidden="true">
+                <g class="heatmap-marker" display=move || if marker.with(Option::is_some) { "inline" } else { "none" }>
+                    <circle class="ring-halo" r="8" cx=coordinate(marker, 0.0, true) cy=coordinate(marker, 0.0, false)></circle>
+                    <circle class="ring-line" r="6" cx=coordinate(marker, 0.0, true) cy=coordinate(marker, 0.0, false)></circle>
+                </g>
+                <g class="heatmap-marker heatmap-probe" display=move || if probe_marker.with(Option::is_some) { "inline" } else { "none" }>
+                    <rect class="ring-halo" width="16" height="16" rx="3" x=coordinate(probe_marker, -8.0, true) y=coordinate(probe_marker, -8.0, false)></rect>
+                    <rect class="ring-line" width="12" height="12" rx="1" x=coordinate(probe_marker, -6.0, true) y=coordinate(probe_marker, -6.0, false)></rect>
+                </g>
+            </svg>
             </div>
             <p class="hover-readout" class:hint=move || reading.with(Option::is_none) data-testid="heatmap-hover" id="heatmap-hover" aria-live="polite"
                 data-m=move || reading.get().map(|(m, _, _)| m.to_string())
@@ -351,4 +357,10 @@ pub fn HeatmapWidget() -> impl IntoView {
             <ExportButtons canvas name="heatmap" csv picture=Callback::new(move |()| picture()) />
         </WidgetCard>
     }
+}
+
+/// One coordinate of a ring's shape (`x` when `across`, else `y`): the ring's centre plus
+/// `offset`, in CSS pixels to a tenth; the last place while the ring is hidden.
+fn coordinate(centre: Memo<Option<(f64, f64)>>, offset: f64, across: bool) -> impl Fn() -> Option<String> + Send + Sync + 'static {
+    move || centre.get().map(|(x, y)| fixed(if across { x } else { y } + offset, 1))
 }

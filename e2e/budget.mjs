@@ -102,8 +102,13 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // button to try again instead of aborting the module, the focus entering a chapter fetches the
 // next one, printing fetches them all: first visit 198.3 KB, whole page 563.8 KB. Budgets: first
 // visit 199 KB, whole page 564 KB.
+// 2026-11-25, late night: charts are drawn on an OffscreenCanvas and handed to their <canvas>
+// as a bitmap (Chromium compositing in software copied every 2D canvas on screen on every
+// frame), through the page's own plotters backend (plotters-canvas' accepts a <canvas> only),
+// and the heatmap's rings are shapes in an SVG (moving an element over the map re-layerized
+// the page every step): first visit 198.6 KB, whole page 564.3 KB. Budget: whole page 565 KB.
 const FIRST_VISIT_BUDGET = 199 * 1024;
-const WHOLE_PAGE_BUDGET = 564 * 1024;
+const WHOLE_PAGE_BUDGET = 565 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

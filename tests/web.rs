@@ -16,10 +16,12 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const ORACLE: &str = include_str!("fixtures/oracle.json");
 
-/// A fresh container in the test page.
+/// A fresh container in the test page, at the top of the screen: what waits out of view
+/// (charts, texts) must be in view, wherever an earlier test left the page scrolled.
 fn container() -> HtmlElement {
     let element = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&element).unwrap();
+    window().scroll_to_with_x_and_y(0.0, 0.0);
     element.unchecked_into()
 }
 
@@ -42,6 +44,17 @@ async fn settle_until(done: impl Fn() -> bool) {
         }
         settle().await;
     }
+}
+
+/// The RGBA pixels a canvas shows, whatever its context (a chart's canvas is handed its picture
+/// as a bitmap): drawn onto a scratch canvas and read back there.
+fn shown_pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
+    let copy: HtmlCanvasElement = document().create_element("canvas").unwrap().unchecked_into();
+    copy.set_width(canvas.width());
+    copy.set_height(canvas.height());
+    let context: web_sys::CanvasRenderingContext2d = copy.get_context("2d").unwrap().unwrap().unchecked_into();
+    context.draw_image_with_html_canvas_element(canvas, 0.0, 0.0).unwrap();
+    context.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data().to_vec()
 }
 
 fn value_of(root: &HtmlElement, testid: &str) -> f64 {
@@ -189,9 +202,7 @@ async fn the_decay_chart_draws_its_frame_and_its_curve() {
         if canvas.width() == 0 || canvas.height() == 0 {
             return 0;
         }
-        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-        let pixels = context.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
-        pixels.chunks(4).filter(|p| p[3] == 255).count()
+        shown_pixels(&canvas).chunks(4).filter(|p| p[3] == 255).count()
     };
     // The bound over it: a path of the layer in the light theme's bound colour, (0, 158, 115),
     // through all 513 samples, inside the canvas' pixels.
@@ -259,9 +270,7 @@ mod clocks {
 
     /// Counts pixels of the canvas matching `rgb` exactly.
     fn pixels_of(canvas: &HtmlCanvasElement, rgb: (u8, u8, u8)) -> usize {
-        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-        let data = context.get_image_data(0.0, 0.0, canvas.width() as f64, canvas.height() as f64).unwrap().data();
-        data.chunks(4).filter(|p| (p[0], p[1], p[2]) == rgb).count()
+        shown_pixels(canvas).chunks(4).filter(|p| (p[0], p[1], p[2]) == rgb).count()
     }
 
     #[wasm_bindgen_test]

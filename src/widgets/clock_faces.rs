@@ -120,8 +120,8 @@ fn ClockRow(
             (faces.with(|f| f.get(range).unwrap_or_default().to_vec()), row_grid, longest.get(), style.get())
         },
         |_, _| None,
-        |element, (faces, row_grid, longest, style), size| {
-            if let Some(mut painter) = CanvasPainter::for_canvas(element) {
+        |surface, (faces, row_grid, longest, style), size| {
+            if let Some(mut painter) = CanvasPainter::for_surface(surface) {
                 paint_clock_hands(&mut painter, faces, row_grid, *longest, &style.with_scale(size.ratio));
                 painter.flush();
             }

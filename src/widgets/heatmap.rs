@@ -120,14 +120,12 @@ pub fn HeatmapWidget() -> impl IntoView {
         canvas,
         move || (HeatmapFrame { origin: origin.get(), size: WINDOW, limit: None }, style.get()),
         |width, _| Some(heatmap_layout(width).height()),
-        move |element, (frame, style), size| {
+        move |surface, (frame, style), size| {
             let layout = heatmap_layout(size.width);
             shown_layout.set(Some(layout));
             // The frame's margins are laid out for ordinary type: no presenter magnification.
             let style = style.magnified(1.0).with_scale(size.ratio);
-            if let Some(backend) = MeasuredCanvas::new(element.clone()) {
-                let _ = draw_heatmap_frame(&backend.into_drawing_area(), frame, &layout, &style);
-            }
+            let _ = draw_heatmap_frame(&surface.backend().into_drawing_area(), frame, &layout, &style);
         },
     );
     let cells_canvas = NodeRef::<Canvas>::new();
@@ -144,9 +142,10 @@ pub fn HeatmapWidget() -> impl IntoView {
             return;
         }
         request_animation_frame(move || {
-            let (Some(Some(pixels)), Some(element)) = (latest_pixels.try_update_value(Option::take), cells_canvas.get_untracked()) else {
+            let Some(Some(pixels)) = latest_pixels.try_update_value(Option::take) else {
                 return; // gone, or drawn already
             };
+            let Some(Some(element)) = cells_canvas.try_get_untracked() else { return };
             heatmap_cells::draw(&element, pixels, WINDOW);
         });
     });
@@ -330,13 +329,13 @@ pub fn HeatmapWidget() -> impl IntoView {
             // left/top or by a transform, had Chromium lay out the composited layers again on
             // every step: about 0.5 ms of main thread.)
             <svg class="heatmap-rings" aria-hidden="true">
-                <g class="heatmap-marker" display=move || if marker.with(Option::is_some) { "inline" } else { "none" }>
-                    <circle class="ring-halo" r="8" cx=coordinate(marker, 0.0, true) cy=coordinate(marker, 0.0, false)></circle>
-                    <circle class="ring-line" r="6" cx=coordinate(marker, 0.0, true) cy=coordinate(marker, 0.0, false)></circle>
+                <g class="heatmap-marker">
+                    <path class="ring-halo" d=move || ring(marker.get(), 8.0, false)></path>
+                    <path class="ring-line" d=move || ring(marker.get(), 6.0, false)></path>
                 </g>
-                <g class="heatmap-marker heatmap-probe" display=move || if probe_marker.with(Option::is_some) { "inline" } else { "none" }>
-                    <rect class="ring-halo" width="16" height="16" rx="3" x=coordinate(probe_marker, -8.0, true) y=coordinate(probe_marker, -8.0, false)></rect>
-                    <rect class="ring-line" width="12" height="12" rx="1" x=coordinate(probe_marker, -6.0, true) y=coordinate(probe_marker, -6.0, false)></rect>
+                <g class="heatmap-marker heatmap-probe">
+                    <path class="ring-halo" d=move || ring(probe_marker.get(), 8.0, true)></path>
+                    <path class="ring-line" d=move || ring(probe_marker.get(), 6.0, true)></path>
                 </g>
             </svg>
             </div>
@@ -359,8 +358,15 @@ pub fn HeatmapWidget() -> impl IntoView {
     }
 }
 
-/// One coordinate of a ring's shape (`x` when `across`, else `y`): the ring's centre plus
-/// `offset`, in CSS pixels to a tenth; the last place while the ring is hidden.
-fn coordinate(centre: Memo<Option<(f64, f64)>>, offset: f64, across: bool) -> impl Fn() -> Option<String> + Send + Sync + 'static {
-    move || centre.get().map(|(x, y)| fixed(if across { x } else { y } + offset, 1))
+/// The outline of a ring of radius `r` around `centre` (a square of half side `r` when
+/// `square`), in CSS pixels to a tenth; nothing while the ring is hidden.
+fn ring(centre: Option<(f64, f64)>, r: f64, square: bool) -> String {
+    let Some((x, y)) = centre else { return String::new() };
+    let (left, side) = (fixed(x - r, 1), fixed(2.0 * r, 1));
+    if square {
+        format!("M{left} {}h{side}v{side}h-{side}z", fixed(y - r, 1))
+    } else {
+        let r = fixed(r, 1);
+        format!("M{left} {}a{r} {r} 0 1 0 {side} 0a{r} {r} 0 1 0 -{side} 0", fixed(y, 1))
+    }
 }

@@ -126,6 +126,8 @@ impl Presenter {
     /// A clear surface of `width` × `height` backing pixels for the next frame.
     fn surface(&self, width: u32, height: u32) -> Surface {
         let context = match self {
+            // Blank already: handing the bitmap over leaves the OffscreenCanvas empty, and so
+            // does resizing it.
             Presenter::Offscreen { canvas, context, .. } => {
                 if canvas.width() != width {
                     canvas.set_width(width);
@@ -135,18 +137,22 @@ impl Presenter {
                 }
                 context
             }
-            Presenter::Direct(context) => context,
+            // Cleared, so that a drawing can be a transparent layer over another.
+            Presenter::Direct(context) => {
+                context.clear_rect(0.0, 0.0, width as f64, height as f64);
+                context
+            }
         };
-        // Start from a clear canvas, so that a drawing can be a transparent layer over another.
-        context.clear_rect(0.0, 0.0, width as f64, height as f64);
         Surface { context: context.clone(), size: (width, height) }
     }
 
     /// Shows what was drawn since [`Presenter::surface`].
     fn show(&self) {
-        if let Presenter::Offscreen { canvas, shown, .. } = self {
-            if let Ok(bitmap) = canvas.transfer_to_image_bitmap() {
-                shown.transfer_from_image_bitmap(&bitmap);
+        if let Presenter::Offscreen { canvas, context, shown } = self {
+            match canvas.transfer_to_image_bitmap() {
+                Ok(bitmap) => shown.transfer_from_image_bitmap(&bitmap),
+                // Nothing handed over: leave the OffscreenCanvas blank for the next frame.
+                Err(_) => context.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64),
             }
         }
     }
@@ -261,13 +267,13 @@ pub struct CanvasPainter {
 }
 
 impl CanvasPainter {
-    pub fn for_surface(surface: &Surface) -> Option<Self> {
-        Some(Self {
+    pub fn for_surface(surface: &Surface) -> Self {
+        Self {
             context: surface.context.clone(),
             strokes: Vec::new(),
             rings: Vec::new(),
             dots: Vec::new(),
-        })
+        }
     }
 
     /// Draws everything batched so far.

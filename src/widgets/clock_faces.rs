@@ -121,10 +121,9 @@ fn ClockRow(
         },
         |_, _| None,
         |surface, (faces, row_grid, longest, style), size| {
-            if let Some(mut painter) = CanvasPainter::for_surface(surface) {
-                paint_clock_hands(&mut painter, faces, row_grid, *longest, &style.with_scale(size.ratio));
-                painter.flush();
-            }
+            let mut painter = CanvasPainter::for_surface(surface);
+            paint_clock_hands(&mut painter, faces, row_grid, *longest, &style.with_scale(size.ratio));
+            painter.flush();
         },
     );
     let select = move |ev: ev::MouseEvent| {

@@ -17,7 +17,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
 use super::backend::MeasuredCanvas;
-use super::size::use_in_view;
+use super::size::{use_in_view, while_in_view};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
@@ -196,8 +196,10 @@ pub fn HeatmapWidget() -> impl IntoView {
             (x, y)
         })
     };
-    let marker = Memo::new(move |_| place(Some(positions.get())));
-    let probe_marker = Memo::new(move |_| place(probe.get().filter(|p| *p != positions.get())));
+    // Moved only near the screen, like the map under them (a step of m or n far away left
+    // two path writes a step).
+    let marker = while_in_view(in_view, move || place(Some(positions.get())));
+    let probe_marker = while_in_view(in_view, move || place(probe.get().filter(|p| *p != positions.get())));
 
     let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64)> {
         let layout = heatmap_layout(canvas_size.get_untracked().0);

@@ -123,9 +123,16 @@ where
 /// reader scrolls towards is ready before it shows.
 const NEAR_SCREEN: &str = "15% 0px";
 
-/// Whether the element is on screen, or [`NEAR_SCREEN`]; false until it first reports. Every
-/// element asking shares one IntersectionObserver ([`Near`]): a readout per value on the page
-/// asks, and one observer with many targets costs the browser less per frame than many.
+/// Parts that sit together and come into view together: a row of readouts; a row of clock
+/// faces (its dials and its hands). A part asking [`use_in_view`] is answered for its group, so
+/// that the observer has one target per group, not per part (each target costs the browser a
+/// little on every frame, whatever moved).
+const SEEN_TOGETHER: &str = ".readouts, .clock-row";
+
+/// Whether the element (or the group it is part of, [`SEEN_TOGETHER`]) is on screen, or
+/// [`NEAR_SCREEN`]; false until it first reports. Every element asking shares one
+/// IntersectionObserver ([`Near`]): one observer with many targets costs the browser less per
+/// frame than many.
 pub fn use_in_view<E>(target: NodeRef<E>) -> ReadSignal<bool>
 where
     E: ElementType,
@@ -136,6 +143,7 @@ where
     Effect::new(move |_| {
         let Some(element) = target.get() else { return };
         let element: web_sys::Element = element.unchecked_into();
+        let element = element.closest(SEEN_TOGETHER).ok().flatten().unwrap_or(element);
         if let Some(previous) = watched.get_value() {
             Near::forget(&previous, visible);
         }

@@ -4,8 +4,9 @@
 // Chromium's own task clock (CDP Performance.getMetrics TaskDuration) from just before each
 // press or move to the second animation frame after it. Every slider (base, dimension,
 // query position m, key position n), beside the same measurement on a page holding one
-// labelled slider (the floor any slider page pays), in the same run. Printed as a table:
-// median and p95 per step, and above the one-slider page.
+// labelled slider (the floor any slider page pays), measured before and after each scenario in
+// the same run and averaged. Printed as a table: median and p95 per step, the median above the
+// one-slider page's, and at the top of the page the p95 above it too (issue 9's two goals).
 //
 // `make test` runs a short version (PERF_STEPS, default 16 presses) whose assertion only guards
 // against gross regressions (three frames), so that a noisy CI machine does not fail over a
@@ -106,31 +107,44 @@ async function floor(page) {
 
 const fmt = (x) => x.toFixed(2).padStart(6);
 
-/** Measures every slider at `path`, after `prepare` (scrolling a chart into view). */
-async function scenario(page, label, path, prepare, budget) {
-  const base = await floor(page);
+/** The one-slider page measured before and after a scenario, averaged: this machine's speed
+ * drifts within minutes, and a floor read once, before, moved every figure above it with it. */
+const meanOf = (a, b) => ({ median: (a.median + b.median) / 2, p95: (a.p95 + b.p95) / 2 });
+
+/** Measures every slider at `path`, after `prepare` (scrolling a chart into view), beside the
+ * one-slider page before and after. `p95Goal`: issue 9's goal for the p95 above the one-slider
+ * page's median (the top of the page), or null. */
+async function scenario(page, label, path, prepare, budget, p95Goal) {
+  const before = await floor(page);
   await open(page, path);
   if (prepare) await prepare(page);
   await page.waitForTimeout(400);
-  const rows = [];
+  const measured = [];
   for (const [name, selector] of SLIDERS) {
-    const { median, p95 } = await msPerPress(page, selector);
-    rows.push({ name, median, p95, above: median - base.keys.median });
+    measured.push({ name, how: 'keys', ...(await msPerPress(page, selector)) });
   }
   // Then by pointer, from where the keys left the page (the sliders are at most a screen away).
   for (const [name, selector] of SLIDERS) {
     const { median, p95, moved } = await msPerDrag(page, selector);
     expect(moved, `dragging ${name} moves it`).toBe(true);
-    rows.push({ name: `${name} (drag)`, median, p95, above: median - base.drag.median });
+    measured.push({ name: `${name} (drag)`, how: 'drag', median, p95 });
   }
+  const after = await floor(page);
+  const base = { keys: meanOf(before.keys, after.keys), drag: meanOf(before.drag, after.drag) };
+  const rows = measured.map((r) => ({ ...r, above: r.median - base[r.how].median, p95Above: r.p95 - base[r.how].median }));
   for (const r of rows) {
+    const p95 = p95Goal == null ? '' : `  p95 above ${fmt(r.p95Above)} ms (goal ${p95Goal} ms: ${r.p95Above <= p95Goal ? 'met' : 'MISSED'})`;
     console.log(
       `perf: ${label.padEnd(44)} ${r.name.padEnd(24)} median ${fmt(r.median)} ms  p95 ${fmt(r.p95)} ms  ` +
-        `above one slider ${fmt(r.above)} ms (goal ${budget} ms: ${r.above <= budget ? 'met' : 'MISSED'})`,
+        `above one slider ${fmt(r.above)} ms (goal ${budget} ms: ${r.above <= budget ? 'met' : 'MISSED'})${p95}`,
     );
   }
-  for (const [how, floor] of [['keys', base.keys], ['drag', base.drag]]) {
-    console.log(`perf: ${label.padEnd(44)} ${`one-slider page (${how})`.padEnd(24)} median ${fmt(floor.median)} ms  p95 ${fmt(floor.p95)} ms`);
+  for (const how of ['keys', 'drag']) {
+    const [b, a, m] = [before[how], after[how], base[how]];
+    console.log(
+      `perf: ${label.padEnd(44)} ${`one-slider page (${how})`.padEnd(24)} median ${fmt(m.median)} ms  p95 ${fmt(m.p95)} ms  ` +
+        `(before ${fmt(b.median)}, after ${fmt(a.median)})`,
+    );
   }
   return rows;
 }
@@ -142,22 +156,22 @@ const inView = (selector) => async (page) => {
 };
 
 // [label, path, what to scroll into view, goal above the one-slider page (issue 9) in ms,
-//  regression guard in frames, in the short run?]
+//  goal for the p95 above it (or null), regression guard in frames, in the short run?]
 const SCENARIOS = [
-  ['d=128, top of the page', '/?dim=128&m=300&n=20', null, 2.5, 3, true],
-  ['d=128, decay chart in view', '/?dim=128&m=300&n=20', inView('[data-widget="decay"] canvas'), 4, 3, false],
-  ['d=128, heatmap in view', '/?dim=128&m=300&n=20', inView('[data-widget="heatmap"] canvas'), 4, 3, true],
-  ['d=128, decay over 65,536 tokens in view', '/?dim=128&m=300&n=20&range=65536', inView('[data-widget="decay"] canvas'), 12, 4, false],
-  ['d=64, top of the page', '/?m=300&n=20', null, 2.5, 3, false],
-  ['d=1024, top of the page', '/?dim=1024&m=300&n=20', null, 8, 6, true],
+  ['d=128, top of the page', '/?dim=128&m=300&n=20', null, 2.5, 6, 3, true],
+  ['d=128, decay chart in view', '/?dim=128&m=300&n=20', inView('[data-widget="decay"] canvas'), 4, null, 3, false],
+  ['d=128, heatmap in view', '/?dim=128&m=300&n=20', inView('[data-widget="heatmap"] canvas'), 4, null, 3, true],
+  ['d=128, decay over 65,536 tokens in view', '/?dim=128&m=300&n=20&range=65536', inView('[data-widget="decay"] canvas'), 12, null, 4, false],
+  ['d=64, top of the page', '/?m=300&n=20', null, 2.5, 6, 3, false],
+  ['d=1024, top of the page', '/?dim=1024&m=300&n=20', null, 8, null, 6, true],
 ];
 
-for (const [label, path, prepare, goal, guard, short] of SCENARIOS) {
+for (const [label, path, prepare, goal, p95Goal, guard, short] of SCENARIOS) {
   if (!FULL && !short) continue;
   test(`main-thread ms per slider step: ${label}`, async ({ page }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(300_000);
     await page.setViewportSize({ width: 1280, height: 900 });
-    const rows = await scenario(page, label, path, prepare, goal);
+    const rows = await scenario(page, label, path, prepare, goal, p95Goal);
     // A regression guard, not the goal.
     for (const r of rows) expect(r.median, r.name).toBeLessThan(guard * FRAME_MS);
   });

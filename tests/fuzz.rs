@@ -68,12 +68,18 @@ proptest! {
     ) {
         let query: String = start.iter().map(|(n, v)| format!("{n}={}", rope_lab::state::query::encode(v))).collect::<Vec<_>>().join("&");
         let mut state = LabState::from_query(&query).state;
+        let mut previous = Derived::compute(&state).ok();
         for (index, text) in edits {
             let notices = state.set_text(param::ALL[index], &text);
             // Every notice names what stays in effect and still describes the state.
             prop_assert!(notices.iter().all(|n| state.still_applies(n)), "{:?}", notices);
             let derived = Derived::compute(&state).expect("an edited state always computes");
             prop_assert!(finite(&derived));
+            // The page computes each state from the one before (q and k kept when they were
+            // drawn alike): the same numbers as from scratch, whatever the edit.
+            let after = Derived::compute_after(&state, previous.as_ref()).expect("an edited state always computes");
+            prop_assert_eq!(&after, &derived, "{}", state.to_query());
+            previous = Some(after);
         }
     }
 

@@ -23,16 +23,33 @@ pub struct Derived {
     pub decay_bound_at_r: f64,
     /// RoFormer's bound on |score| at n − m = `r` for the current q and k (section 3.4.3).
     pub absolute_bound_at_r: f64,
+    /// The seed and d q and k were drawn from, and whether each was typed instead.
+    drawn: (u64, usize, bool, bool),
 }
 
 impl Derived {
     /// Computes every derived value. A state that came through [`LabState::from_query`] or a
     /// [`LabState::apply`] always succeeds; the error exists so that nothing here can panic.
     pub fn compute(state: &LabState) -> Result<Self, RopeError> {
+        Self::compute_after(state, None)
+    }
+
+    /// [`Derived::compute`], taking q and k from `previous` when they were drawn from the same
+    /// seed and d: a step of base, m or n does not draw them again (2·d normal draws).
+    pub fn compute_after(state: &LabState, previous: Option<&Derived>) -> Result<Self, RopeError> {
         let params = RopeParams::new(state.base, state.dim)?;
         let frequencies = frequencies(params, &state.scaling_params())?;
         let rotary = Rotary::new(state.layout, &frequencies);
-        let (q, k) = (state.query_vector(), state.key_vector());
+        let drawn = (state.seed, state.dim, state.q.is_some(), state.k.is_some());
+        let same_draw = |p: &Derived| (p.drawn.0, p.drawn.1) == (drawn.0, drawn.1);
+        let q = match previous {
+            Some(p) if !drawn.2 && !p.drawn.2 && same_draw(p) => p.vectors.q.clone(),
+            _ => state.query_vector(),
+        };
+        let k = match previous {
+            Some(p) if !drawn.3 && !p.drawn.3 && same_draw(p) => p.vectors.k.clone(),
+            _ => state.key_vector(),
+        };
         let scores = rotary.scores(&q, &k, Position::new(state.m)?, Position::new(state.n)?)?;
         let decay_bound_at_r = decay_bound(&frequencies.inv_freq, Position::new(state.r)?.get() as f64);
         let absolute_bound_at_r = absolute_bound(&rotary, &q, &k, state.r as f64);
@@ -43,6 +60,7 @@ impl Derived {
             scores,
             decay_bound_at_r,
             absolute_bound_at_r,
+            drawn,
         })
     }
 }

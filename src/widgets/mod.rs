@@ -90,7 +90,9 @@ type Refresh = Box<dyn Fn(&LabState, Option<&Derived>) -> bool>;
 impl Lab {
     pub fn new(state: LabState, notices: Vec<Notice>) -> Self {
         let (state, set_state) = signal(state);
-        let derived = Memo::new(move |_| state.with(Derived::compute));
+        let derived = Memo::new(move |previous: Option<&Result<Derived, RopeError>>| {
+            state.with(|s| Derived::compute_after(s, previous.and_then(|p| p.as_ref().ok())))
+        });
         let selections = StoredValue::new_local(Vec::new());
         Self {
             state,

@@ -34,6 +34,21 @@ fn without_positions_the_two_dogs_are_identical_to_the_last_bit() {
     assert!(report.pass.outputs[0] != report.pass.outputs[2]);
 }
 
+/// The page does not recompute chapter 1 on a step of base while positions are off: the base
+/// must then change nothing, to the last bit; with positions it does change the outputs.
+#[test]
+fn without_positions_the_base_changes_nothing() {
+    let model = TinyAttention::default();
+    let at = |mode, base| order_report(&model, mode, base, &shuffle(3));
+    let bits = |r: &rope_lab::rope::OrderReport| r.pass.outputs.iter().chain(&r.shuffled.outputs).flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for base in [2.0, 500.0, 1e6, 1e9] {
+        assert_eq!(bits(&at(PositionMode::None, base)), bits(&at(PositionMode::None, 10_000.0)), "base {base}");
+    }
+    for mode in [PositionMode::Sinusoidal, PositionMode::Rope] {
+        assert_ne!(bits(&at(mode, 500.0)), bits(&at(mode, 10_000.0)), "{mode:?}");
+    }
+}
+
 #[test]
 fn with_positions_the_two_dogs_differ() {
     let model = TinyAttention::default();

@@ -22,7 +22,10 @@ fn entries(v: &[f64]) -> String {
 pub fn OrderWidget() -> impl IntoView {
     let lab = use_lab();
     let mode = lab.select(|s| s.positions);
-    let base = lab.select(|s| s.base);
+    // Base only matters with positions in the sentence: without them a step of base leaves
+    // this chapter's attention (two passes of the tiny model) alone. (Without positions the
+    // base is never read, so any stands in for it.)
+    let base = lab.select(|s| if s.positions == PositionMode::None { 10_000.0 } else { s.base });
     let query = RwSignal::new(DOGS.1);
     let draw = RwSignal::new(0_u64);
     let model = StoredValue::new(TinyAttention::default());

@@ -22,10 +22,14 @@ fn typing_in(target: Option<&web_sys::EventTarget>) -> bool {
     })
 }
 
+/// Whether `target` is an element inside one matching `selector` (or is one).
+fn within(target: Option<&web_sys::EventTarget>, selector: &str) -> bool {
+    target.and_then(|t| t.dyn_ref::<web_sys::Element>()).is_some_and(|e| e.closest(selector).ok().flatten().is_some())
+}
+
 /// Whether `target` is a control that uses arrow keys or Space itself.
 fn control(target: Option<&web_sys::EventTarget>) -> bool {
-    const CONTROLS: &str = "button, a[href], input, select, textarea, summary, [role=slider], [role=radio], canvas[tabindex], dialog";
-    target.and_then(|t| t.dyn_ref::<web_sys::Element>()).is_some_and(|e| e.closest(CONTROLS).ok().flatten().is_some())
+    within(target, "button, a[href], input, select, textarea, summary, [role=slider], [role=radio], canvas[tabindex], dialog")
 }
 
 /// Installs the page's shortcuts for as long as the page lives; `help` opens the sheet.
@@ -43,7 +47,6 @@ pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
             || ev.ctrl_key()
             || ev.meta_key()
             || ev.alt_key()
-            || help.get_untracked()
         {
             return;
         }
@@ -51,6 +54,13 @@ pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
         // Arrows and Space belong to a focused control (a slider, a button); every key, to a
         // text field. A slider's arrow stops at the first test.
         if (matches!(key.as_str(), " " | "ArrowRight" | "ArrowLeft") && control(target.as_ref())) || typing_in(target.as_ref()) {
+            return;
+        }
+        // Keys in an open dialog (the shortcut sheet, an embed dialog) are its own. Asked of the
+        // page, which closes a dialog at once on Escape and hands the focus back: the signal
+        // that opened it follows only with the dialog's close event, a task later, and a key
+        // pressed in between was lost.
+        if within(target.as_ref(), "dialog[open]") {
             return;
         }
         // A focused menu takes letters itself (type-ahead): P, R and ? wait until it is left.

@@ -64,8 +64,7 @@ pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
             return;
         }
         // A focused menu takes letters itself (type-ahead): P, R and ? wait until it is left.
-        let in_menu = target.as_ref().and_then(|t| t.dyn_ref::<web_sys::Element>()).is_some_and(|e| e.tag_name() == "SELECT");
-        if in_menu && matches!(key.as_str(), "p" | "P" | "r" | "R" | "?") {
+        if within(target.as_ref(), "select") && matches!(key.as_str(), "p" | "P" | "r" | "R" | "?") {
             return;
         }
         match key.as_str() {

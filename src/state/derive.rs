@@ -23,8 +23,28 @@ pub struct Derived {
     pub decay_bound_at_r: f64,
     /// RoFormer's bound on |score| at n − m = `r` for the current q and k (section 3.4.3).
     pub absolute_bound_at_r: f64,
-    /// The seed and d q and k were drawn from, and whether each was typed instead.
-    drawn: (u64, usize, bool, bool),
+    /// Where q and k came from, so that the next state can keep them.
+    drawn: Drawn,
+}
+
+/// The seed and d that q and k are drawn from, and whether each was typed instead.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Drawn {
+    seed: u64,
+    dim: usize,
+    q_typed: bool,
+    k_typed: bool,
+}
+
+impl Drawn {
+    fn of(state: &LabState) -> Self {
+        Drawn { seed: state.seed, dim: state.dim, q_typed: state.q.is_some(), k_typed: state.k.is_some() }
+    }
+
+    /// Whether a vector drawn for `earlier` is the one drawn now (neither typed).
+    fn keeps(self, earlier: Drawn, typed: fn(Drawn) -> bool) -> bool {
+        !typed(self) && !typed(earlier) && (self.seed, self.dim) == (earlier.seed, earlier.dim)
+    }
 }
 
 impl Derived {
@@ -40,14 +60,13 @@ impl Derived {
         let params = RopeParams::new(state.base, state.dim)?;
         let frequencies = frequencies(params, &state.scaling_params())?;
         let rotary = Rotary::new(state.layout, &frequencies);
-        let drawn = (state.seed, state.dim, state.q.is_some(), state.k.is_some());
-        let same_draw = |p: &Derived| (p.drawn.0, p.drawn.1) == (drawn.0, drawn.1);
+        let drawn = Drawn::of(state);
         let q = match previous {
-            Some(p) if !drawn.2 && !p.drawn.2 && same_draw(p) => p.vectors.q.clone(),
+            Some(p) if drawn.keeps(p.drawn, |d| d.q_typed) => p.vectors.q.clone(),
             _ => state.query_vector(),
         };
         let k = match previous {
-            Some(p) if !drawn.3 && !p.drawn.3 && same_draw(p) => p.vectors.k.clone(),
+            Some(p) if drawn.keeps(p.drawn, |d| d.k_typed) => p.vectors.k.clone(),
             _ => state.key_vector(),
         };
         let scores = rotary.scores(&q, &k, Position::new(state.m)?, Position::new(state.n)?)?;

@@ -386,7 +386,7 @@ mod heatmap {
     }
 
     /// Each cell's colour is its own score's, from the core: at the corners and edges too,
-    /// where a strip sheared one pixel off (RoPE's cells are drawn from one pixel per distance)
+    /// where a row copied one pixel off (RoPE's cells are coloured once per distance)
     /// would show a neighbouring diagonal; and for the sinusoidal map, drawn cell by cell.
     #[wasm_bindgen_test]
     async fn every_cell_is_painted_in_its_own_scores_colour() {

@@ -134,7 +134,7 @@ pub fn HeatmapWidget() -> impl IntoView {
         if !in_view.get() {
             return;
         }
-        let pixels = cells.with(|c| heatmap_cells::pixels(c, limit.get()));
+        let pixels = cells.with(|c| heatmap_cells::pixels(c, limit.get(), WINDOW));
         let waiting = latest_pixels.with_value(Option::is_some);
         latest_pixels.set_value(Some(pixels));
         // Reading the node ref also runs this again once the canvas is mounted.

@@ -1,13 +1,11 @@
 //! The heatmap's cells: the window's scores, kept one per distance wherever n − m alone sets
 //! them, and their drawing on the 256 × 256 cells canvas. With RoPE (and without position) a
-//! step of base or d colours the 511 distances and draws them as a strip sheared along the
-//! diagonals, instead of colouring and uploading 65,536 cells.
+//! step of base or d colours the 511 distances, not 65,536 cells, and each row of the canvas is
+//! a run of those colours.
 
 use super::canvas::context_2d;
-use leptos::prelude::document;
 use crate::charts::heatmap_rgba;
-use std::cell::RefCell;
-use wasm_bindgen::{Clamped, JsCast};
+use wasm_bindgen::Clamped;
 use web_sys::HtmlCanvasElement;
 
 /// The scores of a `size` × `size` window: rows are m, columns n.
@@ -50,65 +48,38 @@ impl Scores {
     }
 }
 
-/// Colours ready to draw: one pixel per distance (a strip, with its end pixels repeated once
-/// on either side) or per cell.
+/// Colours ready to draw: one RGBA pixel per cell, row-major.
 pub struct Pixels {
     rgba: Vec<u8>,
-    strip: bool,
 }
 
-/// The colours of `scores` on the diverging scale ±`limit`.
-pub fn pixels(scores: &Scores, limit: f64) -> Pixels {
+/// The colours of `scores` on the diverging scale ±`limit`, one pixel per cell of the `size` ×
+/// `size` window. Per distance, each row is a run of the distances' colours (row m holds
+/// distances −m … size − 1 − m), so the window is `size` copies out of one coloured strip.
+pub fn pixels(scores: &Scores, limit: f64, size: usize) -> Pixels {
     let rgba = heatmap_rgba(scores.values(), limit);
     match scores {
-        Scores::Cells(_) => Pixels { rgba, strip: false },
-        // Padded: sampling the strip's first pixel at its very edge came out blended with the
-        // canvas' outside in Chromium (one corner cell a shade off).
+        Scores::Cells(_) => Pixels { rgba },
         Scores::Diagonals(_) => {
-            let (first, last) = (rgba.get(..4).unwrap_or(&[0; 4]).to_vec(), rgba.get(rgba.len().saturating_sub(4)..).unwrap_or(&[0; 4]).to_vec());
-            Pixels { rgba: [first, rgba, last].concat(), strip: true }
+            let mut cells = Vec::with_capacity(size * size * 4);
+            for row in 0..size {
+                let first = (size - 1 - row) * 4;
+                cells.extend_from_slice(rgba.get(first..first + size * 4).unwrap_or_default());
+            }
+            Pixels { rgba: cells }
         }
     }
 }
 
-thread_local! {
-    /// The strip's own canvas, (2·size + 1) × 1, made once.
-    static STRIP: RefCell<Option<HtmlCanvasElement>> = const { RefCell::new(None) };
-}
-
-/// Draws `pixels` on the `size` × `size` cells canvas `element`, one canvas pixel per cell.
+/// Draws `pixels` on the `size` × `size` cells canvas `element`, one canvas pixel per cell: one
+/// `putImageData`. (A strip of the distances drawn sheared along the diagonals wrote fewer
+/// bytes, but rasterizing the sheared image cost the main thread about 0.5 ms a step.)
 pub fn draw(element: &HtmlCanvasElement, pixels: Pixels, size: usize) {
     let Some(context) = context_2d(element) else { return };
-    let width = if pixels.strip { 2 * size + 1 } else { size };
-    let height = if pixels.strip { 1 } else { size };
-    if pixels.rgba.len() != width * height * 4 {
+    if pixels.rgba.len() != size * size * 4 {
         return;
     }
-    let Ok(image) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels.rgba), width as u32, height as u32) else {
-        return;
-    };
-    if !pixels.strip {
+    if let Ok(image) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels.rgba), size as u32, size as u32) {
         let _ = context.put_image_data(&image, 0.0, 0.0);
-        return;
     }
-    STRIP.with_borrow_mut(|strip| {
-        if strip.is_none() {
-            *strip = document().create_element("canvas").ok().and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok());
-        }
-        let Some(strip) = strip.as_ref() else { return };
-        if strip.width() != width as u32 || strip.height() != 1 {
-            strip.set_width(width as u32);
-            strip.set_height(1);
-        }
-        let Some(strip_context) = context_2d(strip) else { return };
-        let _ = strip_context.put_image_data(&image, 0.0, 0.0);
-        // Stretched to size rows and sheared by one pixel per row: x' = x + y − size − ½, so the
-        // centre of cell (row, col) samples strip pixel col − row + size (distance col − row +
-        // size − 1 after the padding pixel; nearest, exactly at its centre).
-        context.set_image_smoothing_enabled(false);
-        let _ = context.set_transform(1.0, 0.0, 1.0, 1.0, -(size as f64) - 0.5, 0.0);
-        let (w, s) = (width as f64, size as f64);
-        let _ = context.draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(strip, 0.0, 0.0, w, 1.0, 0.0, 0.0, w, s);
-        let _ = context.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
-    });
 }

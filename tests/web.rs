@@ -279,7 +279,7 @@ mod clocks {
         settle().await;
         assert!(root.query_selector("[data-widget='clocks']").unwrap().is_some());
         let canvas: HtmlCanvasElement = root.query_selector(".clock-hands").unwrap().unwrap().unchecked_into();
-        // Canvases draw only in view (or within 15% of a screen of it), as a reader scrolls.
+        // Canvases draw only in view (or within 5% of a screen of it), as a reader scrolls.
         canvas.scroll_into_view();
         settle().await;
         settle().await;

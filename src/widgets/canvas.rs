@@ -165,7 +165,7 @@ fn canvas_frames(canvas: NodeRef<Canvas>, prepare: Box<dyn Fn() -> Frame>) -> Re
     // The canvas drawn on last and how (made once: a canvas keeps the first kind of context).
     let presenter = StoredValue::new_local(None::<(HtmlCanvasElement, Rc<Presenter>)>);
     let css_size = use_element_size(canvas);
-    // Out of view (beyond a margin of 15% of a screen), a chart neither computes nor draws: the
+    // Out of view (beyond a margin of 5% of a screen), a chart neither computes nor draws: the
     // effect returns before `data` runs, so it does not even subscribe to what the chart shows,
     // and coming back into view runs it again with the latest state.
     let in_view = use_in_view(canvas);

@@ -107,8 +107,13 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // frame), through the page's own plotters backend (plotters-canvas' accepts a <canvas> only),
 // and the heatmap's rings are shapes in an SVG (moving an element over the map re-layerized
 // the page every step): first visit 198.6 KB, whole page 564.3 KB. Budget: whole page 565 KB.
+// 2026-11-26: the heatmap's cells put as one image (564.8 -> 564.2 KB); then the period table's
+// rows outside its scroll box wait until it scrolls to them (a step of base with the table in
+// view rewrote all d/2 rows: 14.4 -> 13.0 ms a press, p95 22.3 -> 17.9, A/B of builds), 1.6 KB
+// in the analysis part for the rows' gate and the box's scroll listener: first visit 198.7 KB,
+// whole page 565.8 KB. Budget: whole page 566 KB.
 const FIRST_VISIT_BUDGET = 199 * 1024;
-const WHOLE_PAGE_BUDGET = 565 * 1024;
+const WHOLE_PAGE_BUDGET = 566 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

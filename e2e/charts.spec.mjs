@@ -29,6 +29,24 @@ test('frequencies: planes within the context follow the context slider, rows sel
   await expect(page.locator('.plane-formula-title')).toContainText('Plane 7');
 });
 
+// Only the rows its scroll box shows follow a step; the others catch up when the box scrolls
+// to them. The last row's wavelength, 2π·base^((d − 2)/d), after steps of base made with the
+// box at its top, once the box is scrolled to its end.
+test('frequencies: the far rows of the period table show the current base once scrolled to', async ({ page }) => {
+  await open(page, '/?dim=128');
+  const table = page.locator('[data-widget="frequencies"] .period-table');
+  await table.scrollIntoViewIfNeeded();
+  await page.locator('#base-slider').focus();
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  const base = Number(await page.getByLabel('exact value of θ').inputValue());
+  expect(base).toBeGreaterThan(10000);
+  await table.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  const last = table.locator('tbody tr:not([hidden])').last();
+  await expect(last.locator('th')).toHaveText('63');
+  const expected = 2 * Math.PI * base ** (126 / 128);
+  await expect.poll(async () => close(Number((await last.locator('td').nth(1).innerText()).replace('−', '-')), expected, 1e-4)).toBe(true);
+});
+
 test('decay: the paper figure, a long log-scale range and compared bases', async ({ page }) => {
   // RoFormer figure 2: d = 128, base 10000; the oracle's bound at r = 100.
   await open(page, '/?dim=128&r=100');

@@ -28,8 +28,15 @@ pub fn Dialog(
     });
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
+    // The close event comes a task after the dialog closed (Escape). A key that opened it again
+    // in between (Escape, then ? at once) left it open: that event is stale, not a close.
+    let closed = move |_| {
+        if !dialog.get_untracked().is_some_and(|d| d.open()) {
+            close.run(());
+        }
+    };
     view! {
-        <dialog class="dialog" id=id node_ref=dialog aria-labelledby=labelled_by on:close=move |_| close.run(())>
+        <dialog class="dialog" id=id node_ref=dialog aria-labelledby=labelled_by on:close=closed>
             <div class="dialog-head">
                 <h2 id=heading>{move || title.get()}</h2>
                 <button type="button" class="dialog-close" on:click=move |_| close.run(())>"Close"</button>

@@ -205,7 +205,7 @@ async fn the_decay_chart_draws_its_frame_and_its_curve() {
         shown_pixels(&canvas).chunks(4).filter(|p| p[3] == 255).count()
     };
     // The bound over it: a path of the layer in the light theme's bound colour, (0, 158, 115),
-    // through all 513 samples, inside the canvas' pixels.
+    // through every whole distance of the default range (0 to 256), inside the canvas' pixels.
     let bound = || {
         let paths = root.query_selector_all(".decay-lines path").unwrap();
         (0..paths.length())
@@ -223,7 +223,7 @@ async fn the_decay_chart_draws_its_frame_and_its_curve() {
             (x.parse().unwrap(), y.parse().unwrap())
         })
         .collect();
-    assert_eq!(points.len(), 513);
+    assert_eq!(points.len(), 257);
     let (width, height) = (canvas.width() as f64, canvas.height() as f64);
     assert!(points.iter().all(|(x, y)| (0.0..width).contains(x) && (0.0..height).contains(y)), "{d}");
     let view_box = root.query_selector(".decay-lines").unwrap().unwrap().get_attribute("viewBox");

@@ -36,13 +36,19 @@ const ENVELOPE_QUIET_MS: f64 = 250.0;
 /// Span presets, from RoFormer's figure 2 to a long context.
 const RANGES: [u64; 7] = [256, 1024, 4096, 16384, 65536, 262144, 1 << 20];
 
-/// `SAMPLES + 1` distances over `0..=range`, evenly spaced or (log) geometric from 1.
+/// The distances drawn over `0..=range`: every whole one while there are at most `SAMPLES` + 1
+/// (positions are whole tokens: at the default 256 there is nothing between them to draw, and
+/// half-token samples only doubled the work of every step); else `SAMPLES + 1` evenly spaced, or
+/// (log) geometric from 1.
 fn distances(range: u64, log: bool) -> Vec<f64> {
-    let range = range.max(2) as f64;
-    (0..=SAMPLES)
+    let range = range.max(2);
+    let samples = if log || range > SAMPLES as u64 { SAMPLES } else { range as usize };
+    let (range, last) = (range as f64, samples as f64);
+    (0..=samples)
         .map(|i| {
-            let t = i as f64 / SAMPLES as f64;
-            if log { range.powf(t) } else { range * t }
+            // range · i / samples: exactly i when every distance is drawn.
+            let i = i as f64;
+            if log { range.powf(i / last) } else { range * i / last }
         })
         .collect()
 }

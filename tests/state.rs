@@ -90,6 +90,18 @@ fn invalid_values_are_corrected_with_a_notice() {
     assert_eq!(noticed("heatmap=psychedelic", "heatmap").heatmap, rope_lab::rope::HeatmapMode::Rotated);
     assert_eq!(noticed("plane=-2", "plane").plane, 0);
     assert_eq!(clean("dim=128&plane=40").plane, 40);
+    // A plane beyond every d, before the d that has fewer planes: one notice, in that d's terms.
+    let far = LabState::from_query("plane=900&dim=128");
+    let planes: Vec<&str> = far.notices.iter().map(|n| n.message.as_str()).collect();
+    assert_eq!(planes, ["plane 900 is out of range (it must be at most 63); using 63"]);
+    assert_eq!(far.state.plane, 63);
+    assert_eq!(clean("plane=40&dim=128").plane, 40);
+    // Typed into the plane field: the notice names the value used (it said 511 before, while
+    // the state went on to 31).
+    let mut typed = LabState::default();
+    let notices = typed.set_text(&rope_lab::state::param::PLANE, "900");
+    assert_eq!(notices.iter().map(|n| n.message.as_str()).collect::<Vec<_>>(), ["plane 900 is out of range (it must be at most 31); using 31"]);
+    assert_eq!(typed.plane, 31);
     // The app knows its widgets: an unknown id is dropped with a notice, a known one kept.
     let mut unknown = clean("embed=nope");
     assert!(unknown.check_embed(&["scores", "decay"]).is_some_and(|n| n.param == "embed" && n.message.contains("scores, decay")));

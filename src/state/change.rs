@@ -141,7 +141,7 @@ impl LabState {
                 }
             }
             // Clamped to the planes of d in `normalize_into`, which knows d.
-            Change::Plane(v) => self.plane = notes.clamp_i64("plane", v, 0, MAX_DIM as i64 / 2 - 1) as usize,
+            Change::Plane(v) => self.plane = notes.clamp_i64("plane", v, 0, self.dim as i64 / 2 - 1) as usize,
             Change::Layout(layout) => self.layout = layout,
             Change::Q(values) => self.q = vector("q", values, notes),
             Change::K(values) => self.k = vector("k", values, notes),

@@ -211,18 +211,13 @@ impl LabState {
         let mut notes = Notes::default();
         let pairs = parse_pairs(query);
         // A preset first, whatever its place: the plain parameters beside it are edits of it.
+        // The plane last, once d is known: one notice if it has no such plane, in its terms.
         let (presets, others): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(name, _)| name == param::PRESET.name);
-        for (name, raw) in presets.into_iter().chain(others) {
+        let (planes, others): (Vec<_>, Vec<_>) = others.into_iter().partition(|(name, _)| name == param::PLANE.name);
+        for (name, raw) in presets.into_iter().chain(others).chain(planes) {
             if let Some(param) = param::named(&name) {
                 state.read_into(param, raw.trim(), &mut notes);
             }
-        }
-        if state.plane >= state.dim / 2 {
-            let last = state.dim / 2 - 1;
-            notes.add(
-                "plane",
-                format!("plane {} does not exist with dim {} (planes 0 to {last}); using {last}", state.plane, state.dim),
-            );
         }
         state.normalize_into(&mut notes);
         let notices = notes.into_notices(&state);

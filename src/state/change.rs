@@ -140,7 +140,8 @@ impl LabState {
                     self.range = (self.r as u64).next_power_of_two().clamp(MIN_RANGE, MAX_RANGE);
                 }
             }
-            // Clamped to the planes of d in `normalize_into`, which knows d.
+            // Clamped to this d's planes (the URL reads the plane after d); `normalize_into`
+            // keeps it there, silently, when d changes after it (a view, not an input value).
             Change::Plane(v) => self.plane = notes.clamp_i64("plane", v, 0, self.dim as i64 / 2 - 1) as usize,
             Change::Layout(layout) => self.layout = layout,
             Change::Q(values) => self.q = vector("q", values, notes),

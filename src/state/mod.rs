@@ -210,13 +210,19 @@ impl LabState {
         let mut state = LabState::default();
         let mut notes = Notes::default();
         let pairs = parse_pairs(query);
-        // A preset first, whatever its place: the plain parameters beside it are edits of it.
-        // The plane last, once d is known: one notice if it has no such plane, in its terms.
-        let (presets, others): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(name, _)| name == param::PRESET.name);
-        let (planes, others): (Vec<_>, Vec<_>) = others.into_iter().partition(|(name, _)| name == param::PLANE.name);
-        for (name, raw) in presets.into_iter().chain(others).chain(planes) {
-            if let Some(param) = param::named(&name) {
-                state.read_into(param, raw.trim(), &mut notes);
+        // Read in this order, whatever the order in the URL (the rest as written): a preset
+        // first, since the plain parameters beside it are edits of it; the plane last, once d
+        // is known, so that a plane d does not have makes one notice in d's terms.
+        let turn = |name: &str| match name {
+            n if n == param::PRESET.name => 0,
+            n if n == param::PLANE.name => 2,
+            _ => 1,
+        };
+        for now in 0..3 {
+            for (name, raw) in pairs.iter().filter(|(name, _)| turn(name) == now) {
+                if let Some(param) = param::named(name) {
+                    state.read_into(param, raw.trim(), &mut notes);
+                }
             }
         }
         state.normalize_into(&mut notes);

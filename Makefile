@@ -16,8 +16,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve classroom test test-native test-browser test-e2e build tools tools-build \
-        wasm-target trunk wasm-bindgen-cli wasm-split node-deps chromium clean bench soak
+.PHONY: serve classroom test lint test-native test-browser test-e2e build tools tools-build \
+        wasm-target rust-components trunk wasm-bindgen-cli wasm-split node-deps chromium clean bench soak
 
 ## make serve: the app, rebuilt on every change, at http://$(HOST):$(PORT)
 serve: tools-build
@@ -28,7 +28,14 @@ classroom:
 	$(MAKE) serve HOST=0.0.0.0
 
 ## make test: everything CI runs
-test: tools test-native test-browser test-e2e
+test: tools lint test-native test-browser test-e2e
+
+## The code stays formatted (rustfmt.toml) and free of clippy's findings, natively and for the
+## browser (the page's own modules build only for wasm32).
+lint: rust-components
+	cargo fmt --check
+	cargo clippy --locked --all-targets -- -D warnings
+	cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --test web -- -D warnings
 
 test-native:
 	cargo test --locked
@@ -56,16 +63,20 @@ soak: tools build
 ## needs the linker's relocations. RUSTFLAGS replace .cargo/config.toml's, so erase_components
 ## (Leptos' type-erased views, 78 KB less to download) is repeated here. Under it an element
 ## that is rebuilt has all its attributes rewritten: what changes on every step must be elements
-## that stay, with reactive attributes (src/widgets/indexed.rs).
+## that stay, with reactive attributes (src/dom/indexed.rs).
 build: tools-build
 	RUSTFLAGS='--cfg split --cfg erase_components -Clink-args=--emit-relocs' trunk build --release
 
 tools-build: wasm-target trunk wasm-bindgen-cli wasm-split node-deps
-tools: tools-build chromium
+tools: tools-build rust-components chromium
 
 wasm-target:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown \
 	  || rustup target add wasm32-unknown-unknown
+
+rust-components:
+	@{ cargo fmt --version && cargo clippy --version; } >/dev/null 2>&1 \
+	  || rustup component add rustfmt clippy
 
 trunk:
 	@trunk --version 2>/dev/null | grep -qF '$(TRUNK_VERSION)' \

@@ -4,7 +4,7 @@
 // frame and its own part).
 //
 // The Makefile builds with `--cfg split` (each part is a `wasm_split` function, as Leptos'
-// `#[lazy]` makes them but with load failures returned, see src/widgets/registry.rs) and `-Clink-args=--emit-relocs` (wasm-split needs the relocations).
+// `#[lazy]` makes them but with load failures returned, see src/story/parts.rs) and `-Clink-args=--emit-relocs` (wasm-split needs the relocations).
 // trunk then runs wasm-bindgen on the whole module; this script redoes that step on the split
 // one: wasm-split-cli cuts cargo's output, wasm-bindgen binds the main part under trunk's hashed
 // name, wasm-opt shrinks every part, and the parts go to `split-<hash>/` beside it, so a deploy

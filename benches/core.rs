@@ -96,9 +96,7 @@ fn main() {
     let cell = |m: i64, n: i64| rotary.scores(&q, &k, Position::new(m).unwrap(), Position::new(n).unwrap()).unwrap().score;
     assert!((window[300] - cell(172 + 1, 72 + 44)).abs() < 1e-9);
     let ours = time(|| score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Rotated, params));
-    let obvious = time(|| {
-        (0..256 * 256).map(|i| cell(172 + (i / 256) as i64, 72 + (i % 256) as i64)).collect::<Vec<_>>()
-    });
+    let obvious = time(|| (0..256 * 256).map(|i| cell(172 + (i / 256) as i64, 72 + (i % 256) as i64)).collect::<Vec<_>>());
     row("score window 256 × 256, d = 128 (per distance vs per cell)", ours, obvious);
 
     // The decay chart's score curve: q · R(r) k at its 513 evenly spaced distances over 65,536

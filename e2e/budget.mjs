@@ -63,7 +63,7 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // pixel per distance: first screen 279.8 KB, whole page 559.4 KB; the whole page's budget
 // 555 -> 560.
 // 2026-11-25, evening: the decay chart in two layers (the frame on its canvas, redrawn only
-// when its axes change; the lines in an SVG over it, src/widgets/decay_lines.rs) took 2 to 3 ms
+// when its axes change; the lines in an SVG over it, src/story/decay/lines.rs) took 2 to 3 ms
 // off each step of base or d with the chart in view (the canvas had been rasterized and
 // uploaded on the main thread at every step), and its envelope is gathered a slice at a time:
 // 10.7 KB more in the analysis part (whole page 570.0 KB), and 0.5 KB on the first screen

@@ -1,12 +1,13 @@
 //! RoPE Lab: an interactive explanation of Rotary Positional Embeddings.
 //!
-//! Four floors, arrows only going down (the README's "How it is built"):
-//! [`app`] (the page) -> [`widgets`] (one component each) -> [`charts`] (plotters drawing)
-//! and [`state`] (the URL-backed parameters) -> [`rope`] (the math).
+//! Floors, arrows only going down (docs/DESIGN.md): [`app`] (the page) -> [`story`] (the table
+//! of contents and one module per chapter) -> [`ui`] (the building blocks chapters share) ->
+//! [`lab`] (the shared reactive state) -> [`dom`] (browser machinery) -> [`charts`] (plotters
+//! drawing) and [`state`] (the URL-backed parameters) -> [`rope`] (the math).
 //!
 //! `rope`, `state` and `charts` are plain Rust and build natively, so `cargo test` checks the
-//! math, the URL contract and the drawings without a browser. `app` and `widgets` need the
-//! browser and build only for `wasm32`.
+//! math, the URL contract and the drawings without a browser. The others need the browser and
+//! build only for `wasm32`.
 
 pub mod charts;
 pub mod rope;
@@ -15,4 +16,10 @@ pub mod state;
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(target_arch = "wasm32")]
-pub mod widgets;
+pub mod dom;
+#[cfg(target_arch = "wasm32")]
+pub mod lab;
+#[cfg(target_arch = "wasm32")]
+pub mod story;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -5,12 +5,12 @@
 //! Natively plotters has no font, so text is checked through a backend that records it.
 #![cfg(not(target_arch = "wasm32"))]
 
-use plotters_backend::{BackendColor, BackendCoord, BackendTextStyle, DrawingBackend, DrawingErrorKind};
-use std::cell::RefCell;
-use std::rc::Rc;
 use plotters::prelude::*;
+use plotters_backend::{BackendColor, BackendCoord, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use rope_lab::charts::{draw_absolute, draw_decay, draw_decay_frame, headroom, AbsoluteChart, ChartStyle, DecayChart, DecayFrame};
 use rope_lab::rope::{decay_bound, decay_curve, Frequencies, RopeParams};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Whatever `draw` draws on an SVG canvas of `size` pixels, as SVG text.
 fn svg_of(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
@@ -54,10 +54,7 @@ fn roformer_figure() -> DecayChart {
 fn the_decay_chart_draws_the_whole_curve_unclipped_with_its_cursor() {
     let svg = render(&roformer_figure(), &ChartStyle::LIGHT);
     // The bound's line: one polyline in the bound's colour (0, 158, 115) with all 257 points.
-    let curve = svg
-        .lines()
-        .find(|l| l.contains("<polyline") && l.contains("#009E73"))
-        .expect("a polyline in the bound's colour");
+    let curve = svg.lines().find(|l| l.contains("<polyline") && l.contains("#009E73")).expect("a polyline in the bound's colour");
     let points = curve.split("points=\"").nth(1).unwrap().split('"').next().unwrap();
     assert_eq!(points.split_whitespace().count(), 257);
     // Nothing is clipped: the peak f(0) = 32.5 lies below the top of the y axis.
@@ -141,7 +138,8 @@ fn the_xpos_overlay_is_drawn_in_ks_colour_and_named_in_the_legend() {
     let k = format!("#{:02X}{:02X}{:02X}", style.k.0, style.k.1, style.k.2);
     assert!(!render(&chart, &style).lines().any(|l| l.contains("<polyline") && l.contains(&k)));
     assert!(!chart.legend(&style).iter().any(|e| e.label.contains("xPos")));
-    chart.xpos = rope_lab::rope::xpos_mean_cos(&Frequencies::plain(RopeParams::new(10000.0, 128).unwrap()).inv_freq, &chart.distances, 512.0);
+    chart.xpos =
+        rope_lab::rope::xpos_mean_cos(&Frequencies::plain(RopeParams::new(10000.0, 128).unwrap()).inv_freq, &chart.distances, 512.0);
     let svg = render(&chart, &style);
     let curve = svg.lines().find(|l| l.contains("<polyline") && l.contains(&k)).expect("a polyline in k's colour");
     assert_eq!(curve.split("points=\"").nth(1).unwrap().split('"').next().unwrap().split_whitespace().count(), 257);
@@ -236,7 +234,6 @@ mod clocks {
     use rope_lab::charts::{clock_grid, draw_clock_faces, draw_clock_hands, draw_contributions, draw_plane_view, ClockFace, PlaneView};
     use rope_lab::rope::{seeded_vector, wavelength, Layout, PlaneHands, Rotary, Stream};
 
-
     /// The endpoints of every line (polyline) drawn in `colour`.
     fn lines_in(svg: &str, colour: &str) -> Vec<Vec<(f64, f64)>> {
         svg.lines()
@@ -277,13 +274,13 @@ mod clocks {
     fn a_hand_points_where_its_angle_says() {
         let grid = clock_grid(400.0, 4);
         let hands = PlaneHands {
-            q_angle: 0.0,                          // 3 o'clock
+            q_angle: 0.0, // 3 o'clock
             q_length: 2.0,
             k_angle: std::f64::consts::FRAC_PI_2, // 12 o'clock
             k_length: 1.0,
             ..Default::default()
         };
-        let faces = [ClockFace { plane: 0, hands, wavelength: Some(6.283) }];
+        let faces = [ClockFace { plane: 0, hands, wavelength: Some(std::f64::consts::TAU) }];
         let svg = svg_of((400, 200), |area| {
             draw_clock_hands(area, &faces, &grid, 2.0, &ChartStyle::LIGHT).unwrap();
         });
@@ -305,9 +302,8 @@ mod clocks {
             .lines()
             .filter(|l| l.contains("<rect") && !l.contains("width=\"200\""))
             .map(|l| {
-                let attr = |name: &str| -> f64 {
-                    l.split(&format!(" {name}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap()
-                };
+                let attr =
+                    |name: &str| -> f64 { l.split(&format!(" {name}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap() };
                 (attr("y"), attr("height"))
             })
             .collect();
@@ -324,11 +320,7 @@ mod clocks {
         let rotary = Rotary::new(Layout::Interleaved, &f);
         let (q, k) = (seeded_vector(1, Stream::Query, 8), seeded_vector(1, Stream::Key, 8));
         (0..4)
-            .map(|plane| ClockFace {
-                plane,
-                hands: rotary.plane_hands(&q, &k, plane, 9.0, 6.0),
-                wavelength: wavelength(f.inv_freq[plane]),
-            })
+            .map(|plane| ClockFace { plane, hands: rotary.plane_hands(&q, &k, plane, 9.0, 6.0), wavelength: wavelength(f.inv_freq[plane]) })
             .collect()
     }
 
@@ -513,13 +505,20 @@ fn the_frequency_heatmap_and_full_decay_charts_match_their_snapshots() {
     decay.compare = vec![(500000.0, decay.bound.iter().map(|b| b * 1.1).collect())];
     let layout = heatmap_layout(640.0);
     let cases: Vec<(&str, String)> = vec![
-        ("frequencies-d64.svg", svg_of((640, 320), |area| {
-            draw_frequencies(area, &FrequencyChart { inv_freq, context: 4096.0, selected: Some(2) }, &ChartStyle::LIGHT).unwrap();
-        })),
+        (
+            "frequencies-d64.svg",
+            svg_of((640, 320), |area| {
+                draw_frequencies(area, &FrequencyChart { inv_freq, context: 4096.0, selected: Some(2) }, &ChartStyle::LIGHT).unwrap();
+            }),
+        ),
         ("decay-full.svg", render(&decay, &ChartStyle::DARK)),
-        ("heatmap-frame.svg", svg_of((640, layout.height().ceil() as u32), |area| {
-            draw_heatmap_frame(area, &HeatmapFrame { origin: (172, 72), size: 256, limit: Some(21.5) }, &layout, &ChartStyle::LIGHT).unwrap();
-        })),
+        (
+            "heatmap-frame.svg",
+            svg_of((640, layout.height().ceil() as u32), |area| {
+                draw_heatmap_frame(area, &HeatmapFrame { origin: (172, 72), size: 256, limit: Some(21.5) }, &layout, &ChartStyle::LIGHT)
+                    .unwrap();
+            }),
+        ),
     ];
     for (name, svg) in cases {
         assert_snapshot(name, &svg);

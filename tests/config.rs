@@ -182,8 +182,9 @@ fn presets_match_their_published_formulas() {
     phi.seq = Some(8192);
     let long = phi.long_factor.clone().expect("long factors");
     let f = inv(&phi);
-    for i in 0..48 {
-        assert_close(&format!("phi {i}"), f.inv_freq[i], 10000f64.powf(-(2.0 * i as f64) / 96.0) / long[i], 1e-12);
+    assert_eq!(long.len(), 48);
+    for (i, factor) in long.iter().enumerate() {
+        assert_close(&format!("phi {i}"), f.inv_freq[i], 10000f64.powf(-(2.0 * i as f64) / 96.0) / factor, 1e-12);
     }
 
     // DeepSeek-V3: the rotary part of the head (qk_rope_head_dim 64), YaRN with factor 40 from
@@ -227,7 +228,9 @@ fn what_cannot_be_used_is_named_with_why() {
     assert!(skipped.iter().any(|s| s.contains("\"mrope\"") && s.contains("scaling left as none")), "{skipped:?}");
     assert!(skipped.iter().any(|s| s.contains("mrope_section")), "{skipped:?}");
 
-    let (_, skipped, _) = pasted(r#"{"rope_theta": "10000", "rope_scaling": {"rope_type": "yarn", "factor": 4, "attention_factor": 0.9, "low_freq_factor": 1}}"#);
+    let (_, skipped, _) = pasted(
+        r#"{"rope_theta": "10000", "rope_scaling": {"rope_type": "yarn", "factor": 4, "attention_factor": 0.9, "low_freq_factor": 1}}"#,
+    );
     assert!(skipped.iter().any(|s| s.starts_with("rope_theta is a string")), "{skipped:?}");
     assert!(skipped.iter().any(|s| s.contains("attention_factor")), "{skipped:?}");
     assert!(skipped.iter().any(|s| s.contains("low_freq_factor: not read by this method")), "{skipped:?}");
@@ -241,7 +244,14 @@ fn what_cannot_be_used_is_named_with_why() {
 
 #[test]
 fn python_export_reads_back_as_the_same_settings() {
-    for query in ["", "preset=llama-3.1-8b", "preset=phi-3-mini-128k", "preset=deepseek-v3", "preset=gpt-neox-20b", "scaling=dynamic&factor=2&seq=16384"] {
+    for query in [
+        "",
+        "preset=llama-3.1-8b",
+        "preset=phi-3-mini-128k",
+        "preset=deepseek-v3",
+        "preset=gpt-neox-20b",
+        "scaling=dynamic&factor=2&seq=16384",
+    ] {
         let state = LabState::from_query(query).state;
         let python = state.python();
         // The dict is JSON once Python's literals are: read it back as a rope block.

@@ -27,9 +27,30 @@ fn value() -> impl Strategy<Value = String> {
         any::<i64>().prop_map(|v| v.to_string()),
         "[-+]?[0-9]{0,22}(\\.[0-9]{0,6})?([eE][-+]?[0-9]{1,4})?",
         prop::collection::vec(any::<f64>().prop_map(|v| format!("{v}")), 0..12).prop_map(|v| v.join(",")),
-        prop::sample::select(vec!["none", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional",
-            "half", "interleaved", "dark", "light", "sinusoidal", "clocks", "1", "0", "inf", "-inf", "NaN", "%zz", ""])
-            .prop_map(str::to_string),
+        prop::sample::select(vec![
+            "none",
+            "linear",
+            "ntk",
+            "dynamic",
+            "yarn",
+            "llama3",
+            "longrope",
+            "proportional",
+            "half",
+            "interleaved",
+            "dark",
+            "light",
+            "sinusoidal",
+            "clocks",
+            "1",
+            "0",
+            "inf",
+            "-inf",
+            "NaN",
+            "%zz",
+            ""
+        ])
+        .prop_map(str::to_string),
         ".{0,24}",
     ]
 }

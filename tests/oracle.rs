@@ -4,15 +4,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use rope_lab::rope::{
-    decay_bound, decay_curve, frequencies, Frequencies, Layout, Position, RopeParams, Rotary, ScalingMethod,
-    ScalingParams,
+    decay_bound, decay_curve, frequencies, Frequencies, Layout, Position, RopeParams, Rotary, ScalingMethod, ScalingParams,
 };
 use serde_json::Value;
 
 fn oracle() -> Value {
-    let path = std::env::var("ROPE_ORACLE").unwrap_or_else(|_| {
-        format!("{}/tests/fixtures/oracle.json", env!("CARGO_MANIFEST_DIR"))
-    });
+    let path = std::env::var("ROPE_ORACLE").unwrap_or_else(|_| format!("{}/tests/fixtures/oracle.json", env!("CARGO_MANIFEST_DIR")));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read oracle {path}: {e}"));
     serde_json::from_str(&text).expect("oracle is valid JSON")
 }
@@ -45,8 +42,8 @@ fn inverse_frequencies_and_attention_factor_match_transformers() {
     assert!(!cases.is_empty());
     for case in cases {
         let kind = case["type"].as_str().expect("type");
-        let params = RopeParams::new(case["base"].as_f64().unwrap(), case["dim"].as_u64().unwrap() as usize)
-            .expect("oracle parameters are valid");
+        let params =
+            RopeParams::new(case["base"].as_f64().unwrap(), case["dim"].as_u64().unwrap() as usize).expect("oracle parameters are valid");
         let p = &case["params"];
         let get = |name: &str| p.get(name).and_then(Value::as_f64);
         let max_pos = case.get("max_position_embeddings").and_then(Value::as_u64);
@@ -73,12 +70,7 @@ fn inverse_frequencies_and_attention_factor_match_transformers() {
         let got: Frequencies = frequencies(params, &scaling).unwrap_or_else(|e| panic!("{kind}: {e}"));
         let label = format!("{kind} base={} dim={}", params.base(), params.dim());
         assert_all_close(&format!("{label} inv_freq"), &got.inv_freq, &floats(&case["inv_freq"]), 2e-6);
-        assert_close(
-            &format!("{label} attention_factor"),
-            got.attention_factor,
-            case["attention_factor"].as_f64().unwrap(),
-            1e-6,
-        );
+        assert_close(&format!("{label} attention_factor"), got.attention_factor, case["attention_factor"].as_f64().unwrap(), 1e-6);
     }
 }
 

@@ -48,7 +48,11 @@ fn contrast(a: plotters::style::RGBColor, b: plotters::style::RGBColor) -> f64 {
     let luminance = |c: plotters::style::RGBColor| {
         let channel = |v: u8| {
             let v = f64::from(v) / 255.0;
-            if v <= 0.039_28 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+            if v <= 0.039_28 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
         };
         0.2126 * channel(c.0) + 0.7152 * channel(c.1) + 0.0722 * channel(c.2)
     };

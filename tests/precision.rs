@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 use rope_lab::rope::{
-    collision_partner, log_positions, max_angle_error, plane_angle_errors, score_with, seeded_vector, ErrorSource, Format, Pipeline, Rope2d,
-    RopeParams, Stream,
+    collision_partner, log_positions, max_angle_error, plane_angle_errors, score_with, seeded_vector, ErrorSource, Format, Pipeline,
+    Rope2d, RopeParams, Stream,
 };
 
 #[test]
@@ -18,8 +18,9 @@ fn bf16_keeps_8_significant_bits_ties_to_even() {
     assert_eq!(bf16.round(255.0), 255.0);
     assert_eq!(bf16.round(257.0), 256.0); // 128.5 × 2 → 128
     assert_eq!(bf16.round(259.0), 260.0); // 129.5 × 2 → 130
+
     // The same bits as truncating an f32's low half after rounding: compare with f32 bits.
-    for x in [1.0f32, 3.14159, 1e-3, 65504.0, 1e30, -2.5e-38, 123456.78] {
+    for x in [1.0f32, std::f32::consts::PI, 1e-3, 65504.0, 1e30, -2.5e-38, 123456.78] {
         let bits = x.to_bits();
         let rounded = (bits + 0x7fff + ((bits >> 16) & 1)) & 0xffff_0000;
         assert_eq!(bf16.round(f64::from(x)), f64::from(f32::from_bits(rounded)), "{x}");

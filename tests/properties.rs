@@ -3,9 +3,8 @@
 
 use proptest::prelude::*;
 use rope_lab::rope::{
-    check_vector, decay_bound, decay_curve, dot, frequencies, interleaved_to_half, plane_share, sinusoidal_encoding, Frequencies,
-    Layout, Position, RopeError, RopeParams, Rotary, ScalingMethod, ScalingParams, VectorName, MAX_BASE, MAX_DIM,
-    MAX_POSITION,
+    check_vector, decay_bound, decay_curve, dot, frequencies, interleaved_to_half, plane_share, sinusoidal_encoding, Frequencies, Layout,
+    Position, RopeError, RopeParams, Rotary, ScalingMethod, ScalingParams, VectorName, MAX_BASE, MAX_DIM, MAX_POSITION,
 };
 
 fn norm(x: &[f64]) -> f64 {
@@ -329,7 +328,10 @@ mod clock_geometry {
 
 mod curves {
     use super::*;
-    use rope_lab::rope::{abel_factor, cosine_by_distance, decay_bound, mean_cos_by_distance, score_by_distance, score_diagonals, score_window, HeatmapMode, Stream, seeded_vector};
+    use rope_lab::rope::{
+        abel_factor, cosine_by_distance, decay_bound, mean_cos_by_distance, score_by_distance, score_diagonals, score_window,
+        seeded_vector, HeatmapMode, Stream,
+    };
 
     proptest! {
         #[test]

@@ -8,11 +8,7 @@ use rope_lab::state::{Change, Derived, LabState, PatchCoordinate, Theme};
 
 fn noticed(query: &str, param: &str) -> LabState {
     let parsed = LabState::from_query(query);
-    assert!(
-        parsed.notices.iter().any(|n| n.param == param),
-        "{query}: expected a notice about {param}, got {:?}",
-        parsed.notices
-    );
+    assert!(parsed.notices.iter().any(|n| n.param == param), "{query}: expected a notice about {param}, got {:?}", parsed.notices);
     parsed.state
 }
 
@@ -100,7 +96,10 @@ fn invalid_values_are_corrected_with_a_notice() {
     // the state went on to 31).
     let mut typed = LabState::default();
     let notices = typed.set_text(&rope_lab::state::param::PLANE, "900");
-    assert_eq!(notices.iter().map(|n| n.message.as_str()).collect::<Vec<_>>(), ["plane 900 is out of range (it must be at most 31); using 31"]);
+    assert_eq!(
+        notices.iter().map(|n| n.message.as_str()).collect::<Vec<_>>(),
+        ["plane 900 is out of range (it must be at most 31); using 31"]
+    );
     assert_eq!(typed.plane, 31);
     // The app knows its widgets: an unknown id is dropped with a notice, a known one kept.
     let mut unknown = clean("embed=nope");
@@ -164,12 +163,64 @@ proptest! {
 /// checked on every run (a random sample found two overflows that a lucky run would miss).
 #[test]
 fn hostile_values_of_every_parameter_are_survived() {
-    let names = ["base", "dim", "m", "n", "layout", "q", "k", "seed", "scaling", "factor", "orig", "seq",
-        "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "low_freq", "high_freq", "short_factor",
-        "long_factor", "partial", "r", "embed", "theme", "plane", "range", "log", "compare", "heatmap",
-        "scaling_b", "xpos", "scale_base", "unscaled", "present"];
-    let values = ["", "-1", "0", "1", "1e308", "-1e308", "NaN", "inf", "-inf", "0.5", "1e-320,1", "3", "1,2",
-        "abc", "%", "%zz", "1e-320", "18446744073709551616", "9223372036854775807", "1e-320"];
+    let names = [
+        "base",
+        "dim",
+        "m",
+        "n",
+        "layout",
+        "q",
+        "k",
+        "seed",
+        "scaling",
+        "factor",
+        "orig",
+        "seq",
+        "beta_fast",
+        "beta_slow",
+        "mscale",
+        "mscale_all_dim",
+        "low_freq",
+        "high_freq",
+        "short_factor",
+        "long_factor",
+        "partial",
+        "r",
+        "embed",
+        "theme",
+        "plane",
+        "range",
+        "log",
+        "compare",
+        "heatmap",
+        "scaling_b",
+        "xpos",
+        "scale_base",
+        "unscaled",
+        "present",
+    ];
+    let values = [
+        "",
+        "-1",
+        "0",
+        "1",
+        "1e308",
+        "-1e308",
+        "NaN",
+        "inf",
+        "-inf",
+        "0.5",
+        "1e-320,1",
+        "3",
+        "1,2",
+        "abc",
+        "%",
+        "%zz",
+        "1e-320",
+        "18446744073709551616",
+        "9223372036854775807",
+        "1e-320",
+    ];
     let methods = ["none", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional"];
     for name in names {
         for value in values {
@@ -207,7 +258,7 @@ fn notices_and_links_write_numbers_as_people_do() {
     assert!(!LabState::from_query("m=-5").notices[0].message.contains(".0"));
 
     // log takes 1 or 0 (true or false); anything else is said, not silently taken.
-    assert!(noticed("log=yes", "log").log == false);
+    assert!(!noticed("log=yes", "log").log);
     assert!(clean("log=true").log);
     assert_eq!(clean("log=1").to_query(), "log=1");
 }

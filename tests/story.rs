@@ -6,9 +6,9 @@
 
 use proptest::prelude::*;
 use rope_lab::rope::{
-    absolute_bound, add_encoding, apply_blocks, binary_code, dot, frequencies, norm, order_report, pe_rotation_error,
-    pe_shift_blocks, shuffle, sinusoidal_encoding, softmax, Code, Frequencies, Layout, Position, PositionMode, RopeParams,
-    Rotary, ScalingMethod, ScalingParams, TinyAttention, VectorName, DOGS, MAX_DIM, SENTENCE,
+    absolute_bound, add_encoding, apply_blocks, binary_code, dot, frequencies, norm, order_report, pe_rotation_error, pe_shift_blocks,
+    shuffle, sinusoidal_encoding, softmax, Code, Frequencies, Layout, Position, PositionMode, RopeParams, Rotary, ScalingMethod,
+    ScalingParams, TinyAttention, VectorName, DOGS, MAX_DIM, SENTENCE,
 };
 
 fn params() -> impl Strategy<Value = RopeParams> {
@@ -40,7 +40,9 @@ fn without_positions_the_two_dogs_are_identical_to_the_last_bit() {
 fn without_positions_the_base_changes_nothing() {
     let model = TinyAttention::default();
     let at = |mode, base| order_report(&model, mode, base, &shuffle(3));
-    let bits = |r: &rope_lab::rope::OrderReport| r.pass.outputs.iter().chain(&r.shuffled.outputs).flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let bits = |r: &rope_lab::rope::OrderReport| {
+        r.pass.outputs.iter().chain(&r.shuffled.outputs).flatten().map(|x| x.to_bits()).collect::<Vec<_>>()
+    };
     for base in [2.0, 500.0, 1e6, 1e9] {
         assert_eq!(bits(&at(PositionMode::None, base)), bits(&at(PositionMode::None, 10_000.0)), "base {base}");
     }
@@ -259,7 +261,8 @@ fn absolute_bound_is_abel_summation_with_the_definition_spelled_out() {
     let k = rope_lab::rope::seeded_vector(3, rope_lab::rope::Stream::Key, 16);
     let r = 37.0;
     // hᵢ = q̃ᵢ conj(k̃ᵢ), pairs (2i, 2i+1); h_{d/2} = 0; S_j = Σ_{i<j} e^{i r θᵢ}.
-    let h: Vec<(f64, f64)> = (0..8).map(|i| (q[2 * i] * k[2 * i] + q[2 * i + 1] * k[2 * i + 1], q[2 * i + 1] * k[2 * i] - q[2 * i] * k[2 * i + 1])).collect();
+    let h: Vec<(f64, f64)> =
+        (0..8).map(|i| (q[2 * i] * k[2 * i] + q[2 * i + 1] * k[2 * i + 1], q[2 * i + 1] * k[2 * i] - q[2 * i] * k[2 * i + 1])).collect();
     let mut largest = 0.0_f64;
     for i in 0..8 {
         let next = if i + 1 < 8 { h[i + 1] } else { (0.0, 0.0) };
@@ -321,10 +324,16 @@ fn rope_outputs_ignore_where_the_sentence_starts_unless_v_turns_too() {
     for start in [1.0, 100.0, 5000.0] {
         let moved = model.run_with(&SENTENCE, PositionMode::Rope, 10_000.0, start, false);
         assert!(gap(&at_zero, &moved) < 1e-9, "start {start}: {}", gap(&at_zero, &moved));
-        let values_too = (model.run_with(&SENTENCE, PositionMode::Rope, 10_000.0, 0.0, true), model.run_with(&SENTENCE, PositionMode::Rope, 10_000.0, start, true));
+        let values_too = (
+            model.run_with(&SENTENCE, PositionMode::Rope, 10_000.0, 0.0, true),
+            model.run_with(&SENTENCE, PositionMode::Rope, 10_000.0, start, true),
+        );
         assert!(gap(&values_too.0, &values_too.1) > 1e-3);
         // Sinusoidal encodings added to x: the outputs change with the start too.
-        let added = (model.run(&SENTENCE, PositionMode::Sinusoidal, 10_000.0), model.run_with(&SENTENCE, PositionMode::Sinusoidal, 10_000.0, start, false));
+        let added = (
+            model.run(&SENTENCE, PositionMode::Sinusoidal, 10_000.0),
+            model.run_with(&SENTENCE, PositionMode::Sinusoidal, 10_000.0, start, false),
+        );
         assert!(gap(&added.0, &added.1) > 1e-3);
     }
 }

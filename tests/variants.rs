@@ -2,8 +2,8 @@
 //! second method (B) and original-frequency views the context-extension chapter compares with.
 
 use proptest::prelude::*;
-use rope_lab::rope::{mean_cos_by_distance, xpos_mean_cos, xpos_zeta, RopeParams, DEFAULT_SCALE_BASE};
 use rope_lab::rope::{frequencies, ScalingMethod, ScalingParams};
+use rope_lab::rope::{mean_cos_by_distance, xpos_mean_cos, xpos_zeta, RopeParams, DEFAULT_SCALE_BASE};
 use rope_lab::state::LabState;
 
 /// torchscale: `scale = (torch.arange(0, head_dim, 2) + 0.4 * head_dim) / (1.4 * head_dim)`.

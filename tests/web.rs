@@ -3,11 +3,11 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
+use rope_lab::lab::Lab;
 use rope_lab::state::{LabState, Notice};
-use rope_lab::widgets::controls::Controls;
-use rope_lab::widgets::decay::DecayWidget;
-use rope_lab::widgets::scores::ScoresWidget;
-use rope_lab::widgets::Lab;
+use rope_lab::story::decay::DecayWidget;
+use rope_lab::story::scores::ScoresWidget;
+use rope_lab::ui::controls::Controls;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{HtmlCanvasElement, HtmlElement, HtmlInputElement};
@@ -107,13 +107,10 @@ fn mount_scores(query: &str) -> (HtmlElement, Lab, impl Sized) {
 fn oracle_case() -> (String, f64) {
     let oracle: serde_json::Value = serde_json::from_str(ORACLE).unwrap();
     let case = &oracle["scores"][0];
-    let list = |v: &serde_json::Value| {
-        v.as_array().unwrap().iter().map(|x| format!("{:?}", x.as_f64().unwrap())).collect::<Vec<_>>().join(",")
-    };
-    let query = format!(
-        "base={}&dim={}&m={}&n={}&q={}&k={}",
-        case["base"], case["dim"], case["m"], case["n"], list(&case["q"]), list(&case["k"])
-    );
+    let list =
+        |v: &serde_json::Value| v.as_array().unwrap().iter().map(|x| format!("{:?}", x.as_f64().unwrap())).collect::<Vec<_>>().join(",");
+    let query =
+        format!("base={}&dim={}&m={}&n={}&q={}&k={}", case["base"], case["dim"], case["m"], case["n"], list(&case["q"]), list(&case["k"]));
     (query, case["interleaved"]["score"].as_f64().unwrap())
 }
 
@@ -237,7 +234,7 @@ async fn the_decay_chart_draws_its_frame_and_its_curve() {
 /// readable value (a `data-testid`): what `embed=<id>` relies on.
 #[wasm_bindgen_test]
 async fn every_registered_widget_mounts_alone_under_its_id() {
-    use rope_lab::widgets::registry::WIDGETS;
+    use rope_lab::story::WIDGETS;
     let ids: Vec<&str> = WIDGETS.iter().map(|w| w.id).collect();
     assert_eq!(ids.len(), ids.iter().collect::<std::collections::HashSet<_>>().len(), "ids repeat: {ids:?}");
     for widget in &WIDGETS {
@@ -257,7 +254,7 @@ async fn every_registered_widget_mounts_alone_under_its_id() {
 
 mod clocks {
     use super::*;
-    use rope_lab::widgets::clocks::ClocksWidget;
+    use rope_lab::story::clocks::ClocksWidget;
 
     fn mount_clocks(query: &str) -> (HtmlElement, Lab, impl Sized) {
         mount_widget(query, || view! { <ClocksWidget /> }.into_any())
@@ -331,7 +328,7 @@ mod clocks {
 mod heatmap {
     use super::*;
     use rope_lab::charts::heatmap_layout;
-    use rope_lab::widgets::heatmap::HeatmapWidget;
+    use rope_lab::story::heatmap::HeatmapWidget;
 
     /// The RGB of cell (row, col) of the 256-cell window: one pixel of the cells' canvas.
     fn cell_colour(cells: &HtmlCanvasElement, row: usize, col: usize) -> (u8, u8, u8) {
@@ -392,11 +389,15 @@ mod heatmap {
     async fn every_cell_is_painted_in_its_own_scores_colour() {
         use rope_lab::charts::{heatmap_limit, heatmap_rgba};
         use rope_lab::rope::{score_window, Frequencies, HeatmapMode, RopeParams, Rotary};
-        for (query, mode) in [("dim=16&m=300&n=200", HeatmapMode::Rotated), ("dim=16&m=300&n=200&heatmap=sinusoidal", HeatmapMode::Sinusoidal)] {
+        for (query, mode) in
+            [("dim=16&m=300&n=200", HeatmapMode::Rotated), ("dim=16&m=300&n=200&heatmap=sinusoidal", HeatmapMode::Sinusoidal)]
+        {
             let (root, canvas, _handle) = mount(query).await;
             // The window's first m and n, from the map's description.
             let label = root.query_selector(".heatmap-canvas").unwrap().unwrap().get_attribute("aria-label").unwrap();
-            let number = |after: &str| -> i64 { label.split(after).nth(1).unwrap().split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap() };
+            let number = |after: &str| -> i64 {
+                label.split(after).nth(1).unwrap().split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+            };
             let (m0, n0) = (number("m from "), number("n from "));
             let state = LabState::from_query(query).state;
             let params = RopeParams::new(state.base, state.dim).unwrap();
@@ -405,11 +406,30 @@ mod heatmap {
             let cells = score_window(&rotary, &q, &k, (m0, n0), 256, mode, params);
             let colours = heatmap_rgba(&cells, heatmap_limit(&cells));
             let mut wrong = Vec::new();
-            for (row, col) in [(0, 0), (0, 255), (255, 0), (255, 255), (0, 128), (128, 0), (17, 201), (201, 17), (128, 129), (254, 1), (254, 0), (255, 1), (250, 0), (240, 3), (200, 0), (100, 0)] {
+            for (row, col) in [
+                (0, 0),
+                (0, 255),
+                (255, 0),
+                (255, 255),
+                (0, 128),
+                (128, 0),
+                (17, 201),
+                (201, 17),
+                (128, 129),
+                (254, 1),
+                (254, 0),
+                (255, 1),
+                (250, 0),
+                (240, 3),
+                (200, 0),
+                (100, 0),
+            ] {
                 let i = (row * 256 + col) * 4;
                 let expected = (colours[i], colours[i + 1], colours[i + 2]);
                 let got = cell_colour(&canvas, row, col);
-                if got != expected { wrong.push(format!("({row}, {col}): {got:?} not {expected:?}")); }
+                if got != expected {
+                    wrong.push(format!("({row}, {col}): {got:?} not {expected:?}"));
+                }
             }
             assert!(wrong.is_empty(), "{query}: {wrong:?}");
         }
@@ -428,8 +448,8 @@ mod heatmap {
 mod beyond {
     use super::*;
     use rope_lab::rope::{Format, Rope2d, RopeParams};
-    use rope_lab::widgets::precision::PrecisionWidget;
-    use rope_lab::widgets::rope2d::Rope2dWidget;
+    use rope_lab::story::precision::PrecisionWidget;
+    use rope_lab::story::rope2d::Rope2dWidget;
 
     fn mount(query: &str, precision: bool) -> (HtmlElement, Lab, impl Sized) {
         if precision {
@@ -530,8 +550,28 @@ mod numbers {
     #[wasm_bindgen_test]
     fn numbers_are_written_as_rust_writes_them() {
         let mut draw = Draw(0x2545_f491_4f6c_dd1d);
-        let mut values = vec![0.0, -0.0, 1.0, 0.1, 1e-4, 9.999e-5, 1e16, 1e21, 1e22, 1e-7, 5e-324, f64::MAX, f64::MIN_POSITIVE,
-            f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 123456.0, 0.5, -2.5e-300, 9007199254740993.0];
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            0.1,
+            1e-4,
+            9.999e-5,
+            1e16,
+            1e21,
+            1e22,
+            1e-7,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            123456.0,
+            0.5,
+            -2.5e-300,
+            9007199254740993.0,
+        ];
         for _ in 0..20_000 {
             let bits = draw.next();
             values.push(f64::from_bits(bits));
@@ -560,16 +600,48 @@ mod numbers {
             }
         }
         // Texts near the grammar's edges: signs, points, exponents, words, spaces, long digits.
-        let pieces = ["0", "1", "5", "9", "00", "12345678901234567890123", ".", "e", "E", "+", "-", "e-", "e+3",
-            "e400", "e-400", "inf", "Infinity", "nan", " ", "_", "x", "0x", ","];
+        let pieces = [
+            "0",
+            "1",
+            "5",
+            "9",
+            "00",
+            "12345678901234567890123",
+            ".",
+            "e",
+            "E",
+            "+",
+            "-",
+            "e-",
+            "e+3",
+            "e400",
+            "e-400",
+            "inf",
+            "Infinity",
+            "nan",
+            " ",
+            "_",
+            "x",
+            "0x",
+            ",",
+        ];
         for _ in 0..20_000 {
             let text: String = (0..1 + draw.below(6)).map(|_| pieces[draw.below(pieces.len())]).collect();
             same(&text);
         }
         // Halfway cases, which only a correctly rounding reader gets right.
-        for text in ["9007199254740993", "2.2250738585072011e-308", "1.00000000000000011102230246251565404236316680908203125",
-            "1.00000000000000011102230246251565404236316680908203124", "4.9406564584124654e-324", "2.4703282292062327e-324",
-            "1.7976931348623158e308", "1.7976931348623159e308", "0.1", "123456789012345678901234567890e-30"] {
+        for text in [
+            "9007199254740993",
+            "2.2250738585072011e-308",
+            "1.00000000000000011102230246251565404236316680908203125",
+            "1.00000000000000011102230246251565404236316680908203124",
+            "4.9406564584124654e-324",
+            "2.4703282292062327e-324",
+            "1.7976931348623158e308",
+            "1.7976931348623159e308",
+            "0.1",
+            "123456789012345678901234567890e-30",
+        ] {
             same(text);
         }
     }

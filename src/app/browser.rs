@@ -1,9 +1,9 @@
 //! The few places the app touches the browser directly: the address bar, the colour scheme,
 //! and messages to an embedding page.
 
-use crate::widgets::settle::Settle;
-use crate::widgets::size::observe_size;
-use crate::widgets::Lab;
+use crate::dom::settle::Settle;
+use crate::dom::size::observe_size;
+use crate::lab::Lab;
 use leptos::prelude::*;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -116,10 +116,22 @@ pub fn scroll_to_hash() {
     let Some(id) = hash.strip_prefix('#').filter(|id| !id.is_empty()).map(str::to_string) else { return };
     let stop = Arc::new(AtomicBool::new(false));
     let listeners: Vec<WindowListenerHandle> = vec![
-        window_event_listener(leptos::ev::wheel, { let stop = stop.clone(); move |_| stop.store(true, Ordering::Relaxed) }),
-        window_event_listener(leptos::ev::touchstart, { let stop = stop.clone(); move |_| stop.store(true, Ordering::Relaxed) }),
-        window_event_listener(leptos::ev::keydown, { let stop = stop.clone(); move |_| stop.store(true, Ordering::Relaxed) }),
-        window_event_listener(leptos::ev::pointerdown, { let stop = stop.clone(); move |_| stop.store(true, Ordering::Relaxed) }),
+        window_event_listener(leptos::ev::wheel, {
+            let stop = stop.clone();
+            move |_| stop.store(true, Ordering::Relaxed)
+        }),
+        window_event_listener(leptos::ev::touchstart, {
+            let stop = stop.clone();
+            move |_| stop.store(true, Ordering::Relaxed)
+        }),
+        window_event_listener(leptos::ev::keydown, {
+            let stop = stop.clone();
+            move |_| stop.store(true, Ordering::Relaxed)
+        }),
+        window_event_listener(leptos::ev::pointerdown, {
+            let stop = stop.clone();
+            move |_| stop.store(true, Ordering::Relaxed)
+        }),
     ];
     // Looked up by id each time: a chapter still on its way (the split build) is a placeholder
     // with its id, replaced by the chapter when its part arrives.

@@ -4,23 +4,23 @@
 
 mod browser;
 mod shortcuts;
-pub(crate) mod tools;
+mod tools;
 
+use crate::lab::{DarkMode, FullPage, Lab};
 use crate::state::{Change, LabState, Theme};
-use crate::widgets::controls::Controls;
-use crate::widgets::registry::{self, FullPage, Widget};
-use crate::widgets::embed::{EmbedDialog, EmbedRequest};
-use crate::widgets::{DarkMode, Lab};
-use tools::PageTools;
+use crate::story::{self, Widget};
+use crate::ui::controls::Controls;
+use crate::ui::embed::{EmbedDialog, EmbedRequest};
 use leptos::prelude::*;
+use tools::PageTools;
 use wasm_bindgen::JsCast;
 
 /// RoPE Lab.
 #[component]
 pub fn App() -> impl IntoView {
     let mut parsed = LabState::from_query(&browser::query_string());
-    parsed.notices.extend(parsed.state.check_embed(&registry::ids()));
-    let embed = parsed.state.embed.as_deref().and_then(registry::find);
+    parsed.notices.extend(parsed.state.check_embed(&story::ids()));
+    let embed = parsed.state.embed.as_deref().and_then(story::find);
     let lab = Lab::new(parsed.state, parsed.notices);
     provide_context(lab);
 
@@ -55,7 +55,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
     provide_context(EmbedRequest(RwSignal::new(None)));
     // The release build fetches a part of the chapters as the reader nears it (or shows where
     // they are going), and a jump from the contents is followed while the chapter arrives.
-    registry::fetch_parts_ahead();
+    story::fetch_parts_ahead();
     let jumps = window_event_listener(leptos::ev::hashchange, |_| browser::scroll_to_hash());
     on_cleanup(move || jumps.remove());
     let lab = expect_context::<Lab>();
@@ -74,7 +74,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
                 <ThemeToggle />
             </div>
         </header>
-        <EmbedDialog />
+        <EmbedDialog>{story::sheet(story::Sheet::Embed)}</EmbedDialog>
         <Notices />
         <main id="main" class="lab" tabindex="-1">
             <p class="intro">
@@ -87,7 +87,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
             <nav class="toc" aria-label="Chapters">
                 <h2 class="toc-title">"Chapters"</h2>
                 <ol>
-                    {registry::WIDGETS.iter().map(|widget| view! {
+                    {story::WIDGETS.iter().map(|widget| view! {
                         <li><a href=format!("#{}", widget.id)>{widget.page_title()}</a></li>
                     }).collect_view()}
                     <li><a href="#references">"References"</a></li>
@@ -98,8 +98,8 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
                     <Controls />
                 </aside>
                 <div class="widgets">
-                    {registry::WIDGETS.iter().map(|widget| widget.view()).collect_view()}
-                    {registry::references()}
+                    {story::WIDGETS.iter().map(|widget| widget.view()).collect_view()}
+                    {story::references()}
                 </div>
             </div>
             <ReachBar />

@@ -2,8 +2,8 @@
 //! except while the reader types in a text field. Keys a focused control uses itself (arrows on
 //! a slider, Space on a button) are left to it.
 
+use crate::lab::Lab;
 use crate::state::Change;
-use crate::widgets::Lab;
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -17,9 +17,9 @@ fn typing_in(target: Option<&web_sys::EventTarget>) -> bool {
     if element.is_content_editable() || element.tag_name() == "TEXTAREA" {
         return true;
     }
-    element.dyn_ref::<web_sys::HtmlInputElement>().is_some_and(|input| {
-        !matches!(input.type_().as_str(), "range" | "checkbox" | "radio" | "button" | "submit" | "reset" | "color")
-    })
+    element
+        .dyn_ref::<web_sys::HtmlInputElement>()
+        .is_some_and(|input| !matches!(input.type_().as_str(), "range" | "checkbox" | "radio" | "button" | "submit" | "reset" | "color"))
 }
 
 /// Whether `target` is an element inside one matching `selector` (or is one).
@@ -40,7 +40,7 @@ pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
         let key = ev.key();
         // The browser's search of the page: the chapters not fetched yet come too (release build).
         if (ev.ctrl_key() || ev.meta_key()) && key.eq_ignore_ascii_case("f") {
-            crate::widgets::registry::fetch_all();
+            crate::story::fetch_all();
             return;
         }
         if !matches!(key.as_str(), "]" | "[" | "p" | "P" | "r" | "R" | "?" | " " | "ArrowRight" | "ArrowLeft")

@@ -1,24 +1,11 @@
 //! The page's tools in its header: presenter mode, copying the link to this exact view,
-//! resetting every setting, and the sheet of keyboard shortcuts.
+//! resetting every setting, and the dialog of keyboard shortcuts.
 
+use crate::lab::Lab;
 use crate::state::Change;
-use crate::widgets::dialog::{copy_text, Dialog};
-use crate::widgets::registry;
-use crate::widgets::Lab;
+use crate::story;
+use crate::ui::dialog::{copy_text, Dialog};
 use leptos::prelude::*;
-
-/// Every shortcut of the page, as the sheet lists them: (keys, what they do).
-pub const SHORTCUTS: [(&str, &str); 9] = [
-    ("Space", "play or pause the rotation lab"),
-    ("← →", "move the query position m by one token"),
-    ("Shift + ← →", "move the key position n by one token"),
-    ("[ ]", "move m and n together: the score stays"),
-    ("R", "reset every setting"),
-    ("P", "presenter mode: large type, thick lines"),
-    ("?", "this sheet"),
-    ("Tab, Shift + Tab", "go from control to control; on a slider ← → or ↑ ↓ step it, Page Up / Down by more"),
-    ("Esc", "close a dialog"),
-];
 
 /// The header's buttons; `help` opens the shortcuts sheet (the key ? too).
 #[component]
@@ -40,18 +27,7 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>) -> impl IntoView {
         </div>
         <Dialog open=help close=Callback::new(move |_| help.set(false))
             title=Signal::derive(|| "Keyboard shortcuts".to_string()) id="shortcuts-dialog">
-            {registry::sheet(registry::Sheet::Shortcuts)}
+            {story::sheet(story::Sheet::Shortcuts)}
         </Dialog>
-    }
-}
-
-/// The shortcuts sheet's content, fetched the first time it opens (see [`registry::sheet`]).
-#[component]
-pub fn ShortcutSheet() -> impl IntoView {
-    view! {
-        <p class="explain">"They work anywhere on the page except while typing in a field; arrow keys and Space act on a control that has the focus first."</p>
-        <dl class="shortcut-list">
-            {SHORTCUTS.iter().map(|(keys, what)| view! { <dt><kbd>{*keys}</kbd></dt><dd>{*what}</dd> }).collect_view()}
-        </dl>
     }
 }

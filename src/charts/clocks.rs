@@ -52,14 +52,7 @@ pub fn clock_grid_magnified(width: f64, faces: usize, magnify: f64) -> ClockGrid
     let width = if width.is_finite() && width > 0.0 { width } else { min_cell };
     let columns = ((width / min_cell).floor() as usize).clamp(1, faces);
     let cell = (width / columns as f64).min(if labels { 132.0 } else { 64.0 } * magnify);
-    ClockGrid {
-        faces,
-        columns,
-        rows: faces.div_ceil(columns),
-        cell,
-        labels,
-        label_height: LABEL_HEIGHT * magnify,
-    }
+    ClockGrid { faces, columns, rows: faces.div_ceil(columns), cell, labels, label_height: LABEL_HEIGHT * magnify }
 }
 
 impl ClockGrid {
@@ -86,10 +79,7 @@ impl ClockGrid {
     /// Centre of face `index` in CSS pixels.
     pub fn center(&self, index: usize) -> (f64, f64) {
         let (row, column) = (index / self.columns, index % self.columns);
-        (
-            (column as f64 + 0.5) * self.cell,
-            row as f64 * self.cell_height() + self.cell / 2.0,
-        )
+        ((column as f64 + 0.5) * self.cell, row as f64 * self.cell_height() + self.cell / 2.0)
     }
 
     /// Radius of a face in CSS pixels.

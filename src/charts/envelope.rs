@@ -72,7 +72,11 @@ impl ColumnExtremes {
             .enumerate()
             .flat_map(|(c, (&low, &high))| {
                 let (low, high) = if low <= high { (low, high) } else { (0.0, 0.0) };
-                if c % 2 == 0 { [low, high] } else { [high, low] }
+                if c % 2 == 0 {
+                    [low, high]
+                } else {
+                    [high, low]
+                }
             })
             .collect()
     }

@@ -15,10 +15,20 @@ pub fn short_number(v: f64) -> String {
     // Round arithmetically and print the shortest form (`Display`), which is fast; fixed
     // precision (`{:.4}`) takes Rust's exact Dragon4 path, slow enough to show when a slider
     // reformats hundreds of numbers per step.
-    let scale = if magnitude >= 1000.0 { 1e1 } else if magnitude >= 1.0 { 1e3 } else { 1e4 };
+    let scale = if magnitude >= 1000.0 {
+        1e1
+    } else if magnitude >= 1.0 {
+        1e3
+    } else {
+        1e4
+    };
     let rounded = (v * scale).round() / scale;
     // A typographic minus sign; -0 from rounding a tiny negative is just 0.
-    if rounded == 0.0 { "0".to_string() } else { Plain(rounded).to_string().replace('-', "−") }
+    if rounded == 0.0 {
+        "0".to_string()
+    } else {
+        Plain(rounded).to_string().replace('-', "−")
+    }
 }
 
 /// `v` with `decimals` digits after the point, as `format!("{v:.decimals$}")` writes it, but
@@ -31,7 +41,8 @@ pub fn push_fixed(out: &mut String, v: f64, decimals: usize) {
     use std::fmt::Write;
     let scale = 10f64.powi(decimals as i32);
     let units = (v.abs() * scale).round();
-    if !(units < 9e15) {
+    // NaN and infinity too: they are not below the bound.
+    if units.is_nan() || units >= 9e15 {
         let _ = write!(out, "{}", Plain(v));
         return;
     }
@@ -155,7 +166,11 @@ pub fn whole_number(v: i64) -> String {
         }
         grouped.push(digit);
     }
-    if v < 0 { format!("−{grouped}") } else { grouped }
+    if v < 0 {
+        format!("−{grouped}")
+    } else {
+        grouped
+    }
 }
 
 /// Rounds to `digits` significant digits (for slider-chosen values such as the base).
@@ -165,7 +180,11 @@ pub fn round_significant(v: f64, digits: i32) -> f64 {
     }
     let scale = 10f64.powi(digits - 1 - v.abs().log10().floor() as i32);
     let rounded = (v * scale).round() / scale;
-    if rounded.is_finite() { rounded } else { v }
+    if rounded.is_finite() {
+        rounded
+    } else {
+        v
+    }
 }
 
 #[cfg(test)]
@@ -229,7 +248,10 @@ mod tests {
             if ours != rusts {
                 // Only at a half of the last digit.
                 let mantissa = v.abs() / 10f64.powi(v.abs().log10().floor() as i32);
-                assert!(near_half(mantissa, digits) || near_half(mantissa * 10.0, digits) || near_half(mantissa / 10.0, digits), "{v:?}: {ours} vs {rusts}");
+                assert!(
+                    near_half(mantissa, digits) || near_half(mantissa * 10.0, digits) || near_half(mantissa / 10.0, digits),
+                    "{v:?}: {ours} vs {rusts}"
+                );
             }
         }
         assert!(compared > 150_000, "{compared}");

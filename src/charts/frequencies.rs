@@ -19,11 +19,7 @@ pub struct FrequencyChart {
 impl FrequencyChart {
     /// (planes that turn at least once within the context, planes that do not).
     pub fn turning_within_context(&self) -> (usize, usize) {
-        let turning = self
-            .inv_freq
-            .iter()
-            .filter(|f| crate::rope::wavelength(**f).is_some_and(|w| w <= self.context))
-            .count();
+        let turning = self.inv_freq.iter().filter(|f| crate::rope::wavelength(**f).is_some_and(|w| w <= self.context)).count();
         (turning, self.inv_freq.len() - turning)
     }
 
@@ -47,12 +43,8 @@ pub fn draw_frequencies<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&style.background)?;
-    let points: Vec<(f64, f64, f64)> = chart
-        .inv_freq
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| crate::rope::wavelength(*f).map(|w| (i as f64, w, *f)))
-        .collect();
+    let points: Vec<(f64, f64, f64)> =
+        chart.inv_freq.iter().enumerate().filter_map(|(i, f)| crate::rope::wavelength(*f).map(|w| (i as f64, w, *f))).collect();
     let planes = chart.inv_freq.len().max(1) as f64;
     let context = if chart.context.is_finite() && chart.context > 1.0 { chart.context } else { 4096.0 };
     let (w_min, w_max) = points.iter().fold((context, context), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
@@ -94,7 +86,9 @@ pub fn draw_frequencies<DB: DrawingBackend>(
     ctx.draw_secondary_series(LineSeries::new(points.iter().map(|p| (p.0, p.2)), style.phasor.stroke_width((1.5 * style.scale) as u32)))?;
     if points.len() == 1 {
         // One plane (d = 2): a line of one point draws nothing, so mark it.
-        ctx.draw_secondary_series(points.iter().map(|p| Cross::new((p.0, p.2), dot * 2, style.phasor.stroke_width((1.5 * style.scale) as u32))))?;
+        ctx.draw_secondary_series(
+            points.iter().map(|p| Cross::new((p.0, p.2), dot * 2, style.phasor.stroke_width((1.5 * style.scale) as u32))),
+        )?;
     }
     ctx.draw_series(points.iter().map(|p| {
         if p.1 <= context {
@@ -103,10 +97,7 @@ pub fn draw_frequencies<DB: DrawingBackend>(
             Circle::new((p.0, p.1), dot, style.bound.stroke_width((1.5 * style.scale) as u32))
         }
     }))?;
-    ctx.draw_series(LineSeries::new(
-        [(-0.5, context), (planes - 0.5, context)],
-        style.cursor.stroke_width((1.5 * style.scale) as u32),
-    ))?;
+    ctx.draw_series(LineSeries::new([(-0.5, context), (planes - 0.5, context)], style.cursor.stroke_width((1.5 * style.scale) as u32)))?;
     if let Some(p) = chart.selected.and_then(|s| points.iter().find(|p| p.0 as usize == s)) {
         ctx.draw_series(std::iter::once(Circle::new((p.0, p.1), dot * 2, style.cursor.stroke_width((2.0 * style.scale) as u32))))?;
     }

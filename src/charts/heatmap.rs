@@ -67,9 +67,8 @@ pub fn heatmap_rgba(values: &[f64], limit: f64) -> Vec<u8> {
 
 /// The E24 series of preferred numbers: each about 10% above the one before, each written with
 /// two digits.
-const E24: [f64; 24] = [
-    1.0, 1.1, 1.2, 1.3, 1.5, 1.6, 1.8, 2.0, 2.2, 2.4, 2.7, 3.0, 3.3, 3.6, 3.9, 4.3, 4.7, 5.1, 5.6, 6.2, 6.8, 7.5, 8.2, 9.1,
-];
+const E24: [f64; 24] =
+    [1.0, 1.1, 1.2, 1.3, 1.5, 1.6, 1.8, 2.0, 2.2, 2.4, 2.7, 3.0, 3.3, 3.6, 3.9, 4.3, 4.7, 5.1, 5.6, 6.2, 6.8, 7.5, 8.2, 9.1];
 
 /// The symmetric limit of the colour scale: the largest |value| rounded up to the E24 series
 /// (1 if there is none). A limit that follows the largest value exactly would change on every

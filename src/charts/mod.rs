@@ -12,13 +12,16 @@ mod legend;
 pub mod painter;
 pub mod palette;
 mod plane;
+pub mod svg;
 
-pub use clocks::{clock_grid, clock_grid_magnified, draw_clock_faces, draw_clock_hands, draw_contributions, paint_clock_hands, ClockFace, ClockGrid};
-pub use decay::{draw_absolute, draw_decay, draw_decay_frame, headroom, line_width, AbsoluteChart, DecayChart, DecayFrame, DecayLine, DecayPlot};
-pub use frequencies::{draw_frequencies, FrequencyChart};
-pub use heatmap::{
-    diverging, draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame, HeatmapLayout,
+pub use clocks::{
+    clock_grid, clock_grid_magnified, draw_clock_faces, draw_clock_hands, draw_contributions, paint_clock_hands, ClockFace, ClockGrid,
 };
+pub use decay::{
+    draw_absolute, draw_decay, draw_decay_frame, headroom, line_width, AbsoluteChart, DecayChart, DecayFrame, DecayLine, DecayPlot,
+};
+pub use frequencies::{draw_frequencies, FrequencyChart};
+pub use heatmap::{diverging, draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame, HeatmapLayout};
 pub use legend::{LegendEntry, Mark};
 pub use plane::{draw_plane_view, PlaneView};
 

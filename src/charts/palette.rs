@@ -74,8 +74,32 @@ pub const INK: Swatch = swatch("ink", (0, 0, 0), (0, 0, 0));
 
 /// Every swatch, in the order the style sheet lists them.
 pub const ALL: [Swatch; 26] = [
-    BG, SURFACE, TEXT, MUTED, BORDER, GRID, ACCENT, FOCUS, Q, K, K_TEXT, PHASOR, PHASOR_TEXT, BOUND, BOUND_TEXT, COMPARE[0],
-    COMPARE[1], COMPARE[2], MARKER_Q, MARKER_K, ON_MARKER, NOTICE_BG, NOTICE_BORDER, ERROR, PAPER, INK,
+    BG,
+    SURFACE,
+    TEXT,
+    MUTED,
+    BORDER,
+    GRID,
+    ACCENT,
+    FOCUS,
+    Q,
+    K,
+    K_TEXT,
+    PHASOR,
+    PHASOR_TEXT,
+    BOUND,
+    BOUND_TEXT,
+    COMPARE[0],
+    COMPARE[1],
+    COMPARE[2],
+    MARKER_Q,
+    MARKER_K,
+    ON_MARKER,
+    NOTICE_BG,
+    NOTICE_BORDER,
+    ERROR,
+    PAPER,
+    INK,
 ];
 
 /// Presenter mode's stronger colours for the same custom properties (`present=1`): secondary
@@ -96,15 +120,11 @@ pub fn palette_css() -> String {
     let lines = |swatches: &[Swatch], dark: bool| -> String {
         swatches.iter().map(|s| format!("  --{}: {};\n", s.name, hex(s.pick(dark)))).collect()
     };
-    let block = |selector: &str, scheme: &str, dark: bool| {
-        format!("{selector} {{\n{}  color-scheme: {scheme};\n}}\n", lines(&ALL, dark))
-    };
+    let block = |selector: &str, scheme: &str, dark: bool| format!("{selector} {{\n{}  color-scheme: {scheme};\n}}\n", lines(&ALL, dark));
     let presenter = |selector: &str, dark: bool| format!("{selector} {{\n{}}}\n", lines(&PRESENTER, dark));
     // Paper is white: a page in the dark theme prints in the light one.
-    let print = format!(
-        "@media print {{\n{}}}\n",
-        block(":root[data-theme=\"dark\"],\n:root[data-theme=\"dark\"][data-present]", "light", false)
-    );
+    let print =
+        format!("@media print {{\n{}}}\n", block(":root[data-theme=\"dark\"],\n:root[data-theme=\"dark\"][data-present]", "light", false));
     format!(
         "/* Generated from src/charts/palette.rs by `UPDATE_SNAPSHOTS=1 cargo test --test palette`: edit the table there. */\n\n{}\n{}\n{}\n{}\n{print}",
         block(":root", "light", false),

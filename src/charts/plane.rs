@@ -32,10 +32,7 @@ pub fn draw_plane_view<DB: DrawingBackend>(
     // Room outside the circle for the labels at the tips, whichever way they point.
     let radius = (width.min(height) / 2.0 - 44.0 * s).max(4.0);
     let point = |angle: f64, length: f64| -> (i32, i32) {
-        (
-            (center.0 + radius * length * angle.cos()).round() as i32,
-            (center.1 - radius * length * angle.sin()).round() as i32,
-        )
+        ((center.0 + radius * length * angle.cos()).round() as i32, (center.1 - radius * length * angle.sin()).round() as i32)
     };
     let stroke = |w: f64| ((w * s).round() as u32).max(1);
     let font = |size: f64| style.font(size);
@@ -61,10 +58,7 @@ pub fn draw_plane_view<DB: DrawingBackend>(
         // Arrow head: two short strokes back from the tip.
         for side in [-0.45_f64, 0.45] {
             let back = angle + std::f64::consts::PI + side;
-            let head = (
-                tip.0 + (10.0 * s * back.cos()).round() as i32,
-                tip.1 - (10.0 * s * back.sin()).round() as i32,
-            );
+            let head = (tip.0 + (10.0 * s * back.cos()).round() as i32, tip.1 - (10.0 * s * back.sin()).round() as i32);
             area.draw(&PathElement::new(vec![tip, head], colour.stroke_width(stroke(3.0))))?;
         }
         let at = point(angle, length + 0.16);

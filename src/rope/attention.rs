@@ -151,8 +151,7 @@ impl TinyAttention {
             v.push(vi);
         }
         let scale = 1.0 / (MODEL_DIM as f64).sqrt();
-        let weights: Vec<Vec<f64>> =
-            q.iter().map(|qi| softmax(&k.iter().map(|kj| dot(qi, kj) * scale).collect::<Vec<_>>())).collect();
+        let weights: Vec<Vec<f64>> = q.iter().map(|qi| softmax(&k.iter().map(|kj| dot(qi, kj) * scale).collect::<Vec<_>>())).collect();
         let outputs = weights
             .iter()
             .map(|row| {

@@ -79,11 +79,7 @@ pub fn pe_shift_blocks(params: RopeParams, k: f64) -> Vec<[[f64; 2]; 2]> {
 
 /// M_k · `pe`, block by block.
 pub fn apply_blocks(blocks: &[[[f64; 2]; 2]], pe: &[f64]) -> Vec<f64> {
-    blocks
-        .iter()
-        .zip(pe.chunks_exact(2))
-        .flat_map(|(m, x)| [m[0][0] * x[0] + m[0][1] * x[1], m[1][0] * x[0] + m[1][1] * x[1]])
-        .collect()
+    blocks.iter().zip(pe.chunks_exact(2)).flat_map(|(m, x)| [m[0][0] * x[0] + m[0][1] * x[1], m[1][0] * x[0] + m[1][1] * x[1]]).collect()
 }
 
 /// max over entries of |M_k PE(p) − PE(p + k)|, in f64: rounding only.

@@ -36,21 +36,13 @@ pub enum RopeError {
     /// Positions are token indices: `0..=MAX_POSITION`.
     PositionOutOfRange(i64),
     /// A vector must have exactly `dim` components.
-    VectorLength {
-        vector: VectorName,
-        expected: usize,
-        found: usize,
-    },
+    VectorLength { vector: VectorName, expected: usize, found: usize },
     /// Every component of a vector must be finite.
     NonFiniteComponent { vector: VectorName, index: usize },
     /// A scaling parameter is outside its valid range; `name` is the contract's parameter name.
     ScalingParameter { name: &'static str, reason: &'static str },
     /// A per-plane factor list (LongRoPE) must have one entry per rotating plane.
-    FactorListLength {
-        name: &'static str,
-        expected: usize,
-        found: usize,
-    },
+    FactorListLength { name: &'static str, expected: usize, found: usize },
     /// `int(dim * partial)` must be a positive even number of rotating dimensions.
     RotaryDimension { dim: usize, partial: f64 },
 }
@@ -59,22 +51,10 @@ impl fmt::Display for RopeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RopeError::DimensionOdd(d) => write!(f, "dimension {d} is odd; RoPE rotates pairs, so it must be even"),
-            RopeError::DimensionOutOfRange(d) => write!(
-                f,
-                "dimension {d} is outside 2..={}",
-                crate::rope::MAX_DIM
-            ),
+            RopeError::DimensionOutOfRange(d) => write!(f, "dimension {d} is outside 2..={}", crate::rope::MAX_DIM),
             RopeError::BaseNotFinite => f.write_str("the base is not a finite number"),
-            RopeError::BaseOutOfRange(b) => write!(
-                f,
-                "base {b} is outside (1, {:e}]",
-                crate::rope::MAX_BASE
-            ),
-            RopeError::PositionOutOfRange(p) => write!(
-                f,
-                "position {p} is outside 0..={}",
-                crate::rope::MAX_POSITION
-            ),
+            RopeError::BaseOutOfRange(b) => write!(f, "base {b} is outside (1, {:e}]", crate::rope::MAX_BASE),
+            RopeError::PositionOutOfRange(p) => write!(f, "position {p} is outside 0..={}", crate::rope::MAX_POSITION),
             RopeError::VectorLength { vector, expected, found } => {
                 write!(f, "{vector} has {found} components; it needs exactly {expected}")
             }
@@ -85,10 +65,9 @@ impl fmt::Display for RopeError {
             RopeError::FactorListLength { name, expected, found } => {
                 write!(f, "{name} has {found} entries; it needs one per rotating plane ({expected})")
             }
-            RopeError::RotaryDimension { dim, partial } => write!(
-                f,
-                "partial {partial} of dimension {dim} does not give a positive even number of rotating dimensions"
-            ),
+            RopeError::RotaryDimension { dim, partial } => {
+                write!(f, "partial {partial} of dimension {dim} does not give a positive even number of rotating dimensions")
+            }
         }
     }
 }

@@ -9,15 +9,7 @@ use std::f64::consts::TAU;
 /// θᵢ = base^(−2i/dim) for i in `0..planes`, from ln(base) so that a huge NTK-adjusted base
 /// cannot overflow. Plane 0 is exactly 1 for every base.
 pub fn default_inv_freq(ln_base: f64, dim: usize, planes: usize) -> Vec<f64> {
-    (0..planes)
-        .map(|i| {
-            if i == 0 {
-                1.0
-            } else {
-                (-(2.0 * i as f64 / dim as f64) * ln_base).exp()
-            }
-        })
-        .collect()
+    (0..planes).map(|i| if i == 0 { 1.0 } else { (-(2.0 * i as f64 / dim as f64) * ln_base).exp() }).collect()
 }
 
 /// The wavelength of a plane in tokens: how far apart two positions are when the plane has

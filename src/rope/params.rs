@@ -79,11 +79,7 @@ impl Position {
 /// Checks that `values` has exactly `dim` finite components.
 pub fn check_vector(vector: VectorName, values: &[f64], dim: usize) -> Result<(), RopeError> {
     if values.len() != dim {
-        return Err(RopeError::VectorLength {
-            vector,
-            expected: dim,
-            found: values.len(),
-        });
+        return Err(RopeError::VectorLength { vector, expected: dim, found: values.len() });
     }
     match values.iter().position(|v| !v.is_finite()) {
         Some(index) => Err(RopeError::NonFiniteComponent { vector, index }),

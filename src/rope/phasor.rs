@@ -43,10 +43,7 @@ pub(crate) fn even_spacing(distances: &[f64]) -> Option<(f64, f64)> {
     }
     let step = (last - first) / (distances.len() - 1) as f64;
     let tolerance = 1e-12 * first.abs().max(last.abs()).max(1.0);
-    let even = distances
-        .iter()
-        .enumerate()
-        .all(|(i, d)| (d - (first + step * i as f64)).abs() <= tolerance);
+    let even = distances.iter().enumerate().all(|(i, d)| (d - (first + step * i as f64)).abs() <= tolerance);
     (even && step.is_finite()).then_some((first, step))
 }
 

@@ -70,7 +70,11 @@ impl Format {
         let ulp = self.ulp(x);
         // x / ulp is exact (a power of two), and so is the product back.
         let stored = round_half_even(x / ulp) * ulp;
-        if stored.abs() > self.max_finite() { f64::INFINITY.copysign(x) } else { stored }
+        if stored.abs() > self.max_finite() {
+            f64::INFINITY.copysign(x)
+        } else {
+            stored
+        }
     }
 
     /// The run of integer positions the format stores as the same value as `position`: its
@@ -115,7 +119,11 @@ fn power_of_two(e: i32) -> f64 {
 
 fn round_half_even(x: f64) -> f64 {
     let rounded = x.round();
-    if (x - x.trunc()).abs() == 0.5 && rounded % 2.0 != 0.0 { rounded - x.signum() } else { rounded }
+    if (x - x.trunc()).abs() == 0.5 && rounded % 2.0 != 0.0 {
+        rounded - x.signum()
+    } else {
+        rounded
+    }
 }
 
 /// |a − b| as an angle, wrapped to [0, π].
@@ -157,7 +165,11 @@ pub fn plane_angle_errors(pipeline: Pipeline, position: f64, inv_freq: &[f64]) -
         .iter()
         .map(|theta| {
             let angle = pipeline.angle(position, *theta);
-            if angle.is_finite() { angle_gap(angle, position * theta) } else { std::f64::consts::PI }
+            if angle.is_finite() {
+                angle_gap(angle, position * theta)
+            } else {
+                std::f64::consts::PI
+            }
         })
         .collect()
 }
@@ -197,9 +209,7 @@ impl ErrorSource {
 /// without repeats (so fewer than `count` near 1).
 pub fn log_positions(last: u64, count: usize) -> Vec<f64> {
     let top = (last.max(1) as f64).ln();
-    let mut positions: Vec<f64> = (0..count)
-        .map(|i| (top * i as f64 / (count.max(2) - 1) as f64).exp().round())
-        .collect();
+    let mut positions: Vec<f64> = (0..count).map(|i| (top * i as f64 / (count.max(2) - 1) as f64).exp().round()).collect();
     positions.dedup();
     positions
 }

@@ -58,11 +58,7 @@ pub struct Rotary {
 
 impl Rotary {
     pub fn new(layout: Layout, frequencies: &Frequencies) -> Self {
-        Self {
-            layout,
-            rotary_dim: frequencies.rotary_dim,
-            inv_freq: frequencies.inv_freq.clone(),
-        }
+        Self { layout, rotary_dim: frequencies.rotary_dim, inv_freq: frequencies.inv_freq.clone() }
     }
 
     pub fn layout(&self) -> Layout {
@@ -162,13 +158,7 @@ impl Rotary {
         // The relative way: q . R(n - m) k, RoFormer eq. 16.
         let k_relative = self.rotate(VectorName::Key, k, m.distance_to(n))?;
         let score_relative = dot(q, &k_relative);
-        Ok(Scores {
-            score,
-            score_relative,
-            score_unrotated: dot(q, k),
-            q_rot,
-            k_rot,
-        })
+        Ok(Scores { score, score_relative, score_unrotated: dot(q, k), q_rot, k_rot })
     }
 }
 

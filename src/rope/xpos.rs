@@ -28,13 +28,14 @@ pub fn xpos_mean_cos(inv_freq: &[f64], distances: &[f64], scale_base: f64) -> Ve
         .iter()
         .map(|delta| {
             let delta = delta.abs();
-            let sum: f64 = inv_freq
-                .iter()
-                .zip(&ln_zeta)
-                .map(|(theta, ln_z)| (ln_z * delta / scale_base).exp() * (delta * theta).cos())
-                .sum();
+            let sum: f64 =
+                inv_freq.iter().zip(&ln_zeta).map(|(theta, ln_z)| (ln_z * delta / scale_base).exp() * (delta * theta).cos()).sum();
             let mean = sum / planes;
-            if mean.is_finite() { mean } else { 0.0 }
+            if mean.is_finite() {
+                mean
+            } else {
+                0.0
+            }
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! What a reader does to the state beyond setting one parameter, as domain methods (like
 //! todomvc's `Todos::add`): shift both positions, draw new vectors, make k equal q.
 
-use super::{Change, LabState, Notice, Notes};
+use super::{Change, LabState, Notes, Notice};
 use crate::rope::{ScalingMethod, MAX_POSITION};
 
 impl LabState {
@@ -59,7 +59,7 @@ impl LabState {
             self.apply_into(change, &mut notes);
         }
         self.normalize_into(&mut notes);
-        notes.into_notices(self)
+        self.stamp(notes)
     }
 
     /// A fresh random q and k: the next seed, typed vectors dropped.

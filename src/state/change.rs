@@ -3,8 +3,10 @@
 
 use super::format::fmt_number;
 use super::notes::Notes;
-use super::{LabState, Theme, MAX_COMPARE, PATCH_GRID, MAX_COMPONENT, MAX_RANGE, MAX_SCALE_BASE, MIN_RANGE};
-use crate::rope::{Format, HeatmapMode, Layout, PositionMode, MAX_CODE_POSITION, ScalingMethod, MAX_BASE, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR};
+use super::{LabState, Theme, MAX_COMPARE, MAX_COMPONENT, MAX_RANGE, MAX_SCALE_BASE, MIN_RANGE, PATCH_GRID};
+use crate::rope::{
+    Format, HeatmapMode, Layout, PositionMode, ScalingMethod, MAX_BASE, MAX_CODE_POSITION, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR,
+};
 
 /// One change to one parameter. Integers are `i64` so that a negative value can be clamped
 /// with a notice rather than wrap; `None` unsets an optional parameter.
@@ -191,10 +193,7 @@ impl LabState {
                 self.compare = bases.and_then(|mut bases| {
                     let valid = |b: &f64| *b > 1.0 && *b <= MAX_BASE;
                     if bases.iter().any(|b| !valid(b)) || bases.len() > MAX_COMPARE {
-                        notes.add(
-                            "compare",
-                            format!("compare takes up to {MAX_COMPARE} bases in (1, 1e9]; keeping the valid ones"),
-                        );
+                        notes.add("compare", format!("compare takes up to {MAX_COMPARE} bases in (1, 1e9]; keeping the valid ones"));
                         bases.retain(valid);
                         bases.truncate(MAX_COMPARE);
                     }
@@ -271,10 +270,7 @@ impl LabState {
         for (name, list) in [("short_factor", &mut self.short_factor), ("long_factor", &mut self.long_factor)] {
             let fits = |values: &Vec<f64>| values.len() == rotating_planes && values.iter().all(|v| *v >= MIN_PLANE_FACTOR);
             if list.as_ref().is_some_and(|values| !fits(values)) {
-                notes.add(
-                    name,
-                    format!("{name} needs {rotating_planes} numbers of at least 1e-12 (one per rotating plane); using all 1"),
-                );
+                notes.add(name, format!("{name} needs {rotating_planes} numbers of at least 1e-12 (one per rotating plane); using all 1"));
                 *list = None;
             }
         }

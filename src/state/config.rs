@@ -10,7 +10,7 @@
 use super::change::Change;
 use super::format::fmt_number;
 use super::json::{Json, JsonError};
-use super::{LabState, Notice, Notes};
+use super::{LabState, Notes, Notice};
 use crate::rope::{Layout, ScalingMethod};
 
 /// What a pasted config says, as changes to the lab, and what the reader made of each field.
@@ -111,16 +111,23 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
         return Err(JsonError { line: 1, column: 1, reason: "expected an object { … }: a config.json or its rope_scaling block" });
     };
     let mut r = Reading { changes: Vec::new(), read: Vec::new(), skipped: Vec::new() };
-    let nested = ["rope_parameters", "rope_scaling"]
-        .into_iter()
-        .find_map(|key| root.get(key).filter(|v| **v != Json::Null).map(|v| (key, v)));
+    let nested =
+        ["rope_parameters", "rope_scaling"].into_iter().find_map(|key| root.get(key).filter(|v| **v != Json::Null).map(|v| (key, v)));
     // A rope block names its type (and may hold rope_theta, as transformers 5's does); a
     // config holds the model's sizes.
     let typed = TYPE_KEYS.iter().any(|k| root.get(k).is_some());
     let whole = nested.is_some()
-        || ["rotary_emb_base", "hidden_size", "head_dim", "num_attention_heads", "max_position_embeddings", "qk_rope_head_dim", "model_type"]
-            .iter()
-            .any(|k| root.get(k).is_some())
+        || [
+            "rotary_emb_base",
+            "hidden_size",
+            "head_dim",
+            "num_attention_heads",
+            "max_position_embeddings",
+            "qk_rope_head_dim",
+            "model_type",
+        ]
+        .iter()
+        .any(|k| root.get(k).is_some())
         || !typed && root.get("rope_theta").is_some();
     let block = match nested {
         Some((_, block)) => Some(block),
@@ -158,7 +165,9 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
                     r.read.push(format!("hidden_size / num_attention_heads = {} / {} = {}", fmt_number(h), fmt_number(n), fmt_number(d)));
                     r.changes.push(Change::Dim(count(d)));
                 }
-                _ => r.skipped.push("hidden_size and num_attention_heads must be numbers (heads at least 1): head dimension unchanged".into()),
+                _ => r
+                    .skipped
+                    .push("hidden_size and num_attention_heads must be numbers (heads at least 1): head dimension unchanged".into()),
             }
         }
         // transformers applies rotate_half (pairs (i, i + d/2)), unless the model says interleave.
@@ -201,7 +210,10 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
                 None => r.skipped.push(format!("{} is {}, not a string: scaling left as none", field(key), value.kind())),
             },
             None if !block_name.is_empty() || !whole => {
-                r.skipped.push(format!("{} has no rope_type (or type): scaling left as none", if block_name.is_empty() { "the block" } else { block_name }));
+                r.skipped.push(format!(
+                    "{} has no rope_type (or type): scaling left as none",
+                    if block_name.is_empty() { "the block" } else { block_name }
+                ));
             }
             None => {}
         }
@@ -218,7 +230,9 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
             if !wanted.contains(&key.as_str()) {
                 if !block_name.is_empty() || !whole {
                     let why = match key.as_str() {
-                        "attention_factor" => "RoPE Lab computes the attention factor from the method's parameters; an explicit one is not used",
+                        "attention_factor" => {
+                            "RoPE Lab computes the attention factor from the method's parameters; an explicit one is not used"
+                        }
                         "truncate" => "RoPE Lab's YaRN truncates the correction range, as transformers does by default",
                         _ => "not read by this method",
                     };
@@ -243,7 +257,6 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
     }
     Ok(finish(r, whole, method, factor, block_original, max_positions, top_original))
 }
-
 
 fn finish(
     mut r: Reading,
@@ -294,7 +307,7 @@ impl LabState {
         self.preset = None;
         self.apply_config_into(reading.whole, reading.changes.iter().cloned(), &mut notes);
         self.normalize_into(&mut notes);
-        notes.into_notices(self)
+        self.stamp(notes)
     }
 
     /// Loads the preset `id`: what the config reader makes of its published config (see

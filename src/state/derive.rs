@@ -72,14 +72,6 @@ impl Derived {
         let scores = rotary.scores(&q, &k, Position::new(state.m)?, Position::new(state.n)?)?;
         let decay_bound_at_r = decay_bound(&frequencies.inv_freq, Position::new(state.r)?.get() as f64);
         let absolute_bound_at_r = absolute_bound(&rotary, &q, &k, state.r as f64);
-        Ok(Self {
-            params,
-            frequencies,
-            vectors: Vectors { q, k, rotary },
-            scores,
-            decay_bound_at_r,
-            absolute_bound_at_r,
-            drawn,
-        })
+        Ok(Self { params, frequencies, vectors: Vectors { q, k, rotary }, scores, decay_bound_at_r, absolute_bound_at_r, drawn })
     }
 }

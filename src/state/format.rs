@@ -86,8 +86,30 @@ mod tests {
     #[test]
     fn every_form_matches_rusts() {
         let mut state = 0x853c_49e6_748f_ea9bu64;
-        let mut values = vec![0.0, -0.0, 1.0, -1.0, 0.1, 1e-4, 9.999e-5, 1e16, 9.999999999999998e15, 1e21, 1e22, 5e-324,
-            f64::MAX, f64::MIN_POSITIVE, 123456.0, 100.0, 0.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e-7, 1.5e300];
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            1e-4,
+            9.999e-5,
+            1e16,
+            9.999999999999998e15,
+            1e21,
+            1e22,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            123456.0,
+            100.0,
+            0.5,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e-7,
+            1.5e300,
+        ];
         for _ in 0..100_000 {
             state ^= state << 13;
             state ^= state >> 7;

@@ -12,24 +12,26 @@ mod change;
 pub mod config;
 mod derive;
 mod format;
-mod parse;
-mod shortest;
 pub mod json;
 mod notes;
+pub mod param;
+mod parse;
 pub mod presets;
 mod python;
-pub mod param;
 pub mod query;
+mod shortest;
 
 pub use actions::shifted_patches;
 pub use change::{Change, PatchCoordinate};
 pub use derive::{Derived, Vectors};
 pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers, fmt_plain, Exp, Plain};
-pub use parse::parse_f64;
-pub use notes::{Notice, Notes, Reader};
+pub use notes::{Notes, Notice, Reader};
 pub use param::Param;
+pub use parse::parse_f64;
 
-use crate::rope::{seeded_vector, Format, HeatmapMode, Layout, PositionMode, ScalingMethod, ScalingParams, Stream, DEFAULT_BASE, DEFAULT_SCALE_BASE};
+use crate::rope::{
+    seeded_vector, Format, HeatmapMode, Layout, PositionMode, ScalingMethod, ScalingParams, Stream, DEFAULT_BASE, DEFAULT_SCALE_BASE,
+};
 use query::{encode, parse_pairs};
 
 pub const DEFAULT_DIM: usize = 64;
@@ -226,7 +228,7 @@ impl LabState {
             }
         }
         state.normalize_into(&mut notes);
-        let notices = notes.into_notices(&state);
+        let notices = state.stamp(notes);
         Parsed { state, notices }
     }
 
@@ -249,7 +251,7 @@ impl LabState {
         let mut notes = Notes::default();
         self.apply_into(change, &mut notes);
         self.normalize_into(&mut notes);
-        notes.into_notices(self)
+        self.stamp(notes)
     }
 
     /// Sets `param` from text a person typed, parsed and validated exactly as the URL is.
@@ -257,7 +259,7 @@ impl LabState {
         let mut notes = Notes::default();
         self.read_into(param, raw.trim(), &mut notes);
         self.normalize_into(&mut notes);
-        notes.into_notices(self)
+        self.stamp(notes)
     }
 
     fn read_into(&mut self, param: &Param, raw: &str, notes: &mut Notes) {
@@ -275,6 +277,16 @@ impl LabState {
         let id = self.embed.take_if(|id| !known.contains(&id.as_str()))?;
         let message = format!("embed '{id}' is not a widget id ({}); showing the whole page", known.join(", "));
         Some(Notice { param: "embed", message, in_effect: String::new() })
+    }
+
+    /// The notices `notes` collected, each stamped with its parameter's text in this state (what
+    /// [`LabState::still_applies`] compares with later).
+    pub fn stamp(&self, notes: Notes) -> Vec<Notice> {
+        let mut notices = notes.0;
+        for notice in &mut notices {
+            notice.in_effect = param::named(notice.param).map(|p| (p.text)(self)).unwrap_or_default();
+        }
+        notices
     }
 
     /// Whether `notice` still describes this state: its parameter still has the value it
@@ -298,7 +310,11 @@ impl LabState {
     pub fn target_context(&self) -> u64 {
         self.target.unwrap_or_else(|| {
             let stretched = self.orig as f64 * self.effective_factor();
-            if stretched >= u64::MAX as f64 { u64::MAX } else { stretched.round() as u64 }
+            if stretched >= u64::MAX as f64 {
+                u64::MAX
+            } else {
+                stretched.round() as u64
+            }
         })
     }
 

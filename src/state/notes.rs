@@ -31,15 +31,6 @@ impl Notes {
         self.1.clone().unwrap_or(value)
     }
 
-    /// The notices, each stamped with its parameter's text in `state`.
-    pub fn into_notices(self, state: &super::LabState) -> Vec<Notice> {
-        let mut notices = self.0;
-        for notice in &mut notices {
-            notice.in_effect = super::param::named(notice.param).map(|p| (p.text)(state)).unwrap_or_default();
-        }
-        notices
-    }
-
     pub fn add(&mut self, param: &'static str, message: String) {
         self.0.push(Notice { param, message, in_effect: String::new() });
     }
@@ -59,7 +50,13 @@ impl Notes {
     pub fn clamp_f64(&mut self, param: &'static str, v: f64, min: f64, max: f64) -> f64 {
         // Not f64::clamp: its check of min <= max would bring Rust's float formatting (for
         // the panic message) into the page (src/state/format.rs).
-        let clamped = if v < min { min } else if v > max { max } else { v };
+        let clamped = if v < min {
+            min
+        } else if v > max {
+            max
+        } else {
+            v
+        };
         if clamped != v {
             let bound = if v < min { format!("at least {}", fmt_number(min)) } else { format!("at most {}", fmt_number(max)) };
             let shown = self.quote(fmt_number(v));

@@ -53,41 +53,22 @@ pub static SCALING: Param = Param {
     parse: |r| r.choice(ScalingMethod::parse, "a known method").map(Change::Scaling),
     text: |s| s.scaling.as_str().to_string(),
 };
-pub static FACTOR: Param =
-    Param { name: "factor", parse: |r| r.number().map(|v| Change::Factor(Some(v))), text: |s| optional(s.factor) };
+pub static FACTOR: Param = Param { name: "factor", parse: |r| r.number().map(|v| Change::Factor(Some(v))), text: |s| optional(s.factor) };
 pub static ORIG: Param = Param { name: "orig", parse: |r| r.integer().map(Change::Orig), text: |s| s.orig.to_string() };
-pub static SEQ: Param = Param {
-    name: "seq",
-    parse: |r| r.integer().map(|v| Change::Seq(Some(v))),
-    text: |s| s.seq.map(|v| v.to_string()).unwrap_or_default(),
-};
-pub static BETA_FAST: Param =
-    Param { name: "beta_fast", parse: |r| r.number().map(Change::BetaFast), text: |s| fmt_number(s.beta_fast) };
-pub static BETA_SLOW: Param =
-    Param { name: "beta_slow", parse: |r| r.number().map(Change::BetaSlow), text: |s| fmt_number(s.beta_slow) };
-pub static MSCALE: Param =
-    Param { name: "mscale", parse: |r| r.number().map(|v| Change::Mscale(Some(v))), text: |s| optional(s.mscale) };
-pub static MSCALE_ALL_DIM: Param = Param {
-    name: "mscale_all_dim",
-    parse: |r| r.number().map(|v| Change::MscaleAllDim(Some(v))),
-    text: |s| optional(s.mscale_all_dim),
-};
-pub static LOW_FREQ: Param =
-    Param { name: "low_freq", parse: |r| r.number().map(Change::LowFreq), text: |s| fmt_number(s.low_freq) };
-pub static HIGH_FREQ: Param =
-    Param { name: "high_freq", parse: |r| r.number().map(Change::HighFreq), text: |s| fmt_number(s.high_freq) };
-pub static SHORT_FACTOR: Param = Param {
-    name: "short_factor",
-    parse: |r| r.list().map(|v| Change::ShortFactor(Some(v))),
-    text: |s| optional_list(&s.short_factor),
-};
-pub static LONG_FACTOR: Param = Param {
-    name: "long_factor",
-    parse: |r| r.list().map(|v| Change::LongFactor(Some(v))),
-    text: |s| optional_list(&s.long_factor),
-};
-pub static PARTIAL: Param =
-    Param { name: "partial", parse: |r| r.number().map(Change::Partial), text: |s| fmt_number(s.partial) };
+pub static SEQ: Param =
+    Param { name: "seq", parse: |r| r.integer().map(|v| Change::Seq(Some(v))), text: |s| s.seq.map(|v| v.to_string()).unwrap_or_default() };
+pub static BETA_FAST: Param = Param { name: "beta_fast", parse: |r| r.number().map(Change::BetaFast), text: |s| fmt_number(s.beta_fast) };
+pub static BETA_SLOW: Param = Param { name: "beta_slow", parse: |r| r.number().map(Change::BetaSlow), text: |s| fmt_number(s.beta_slow) };
+pub static MSCALE: Param = Param { name: "mscale", parse: |r| r.number().map(|v| Change::Mscale(Some(v))), text: |s| optional(s.mscale) };
+pub static MSCALE_ALL_DIM: Param =
+    Param { name: "mscale_all_dim", parse: |r| r.number().map(|v| Change::MscaleAllDim(Some(v))), text: |s| optional(s.mscale_all_dim) };
+pub static LOW_FREQ: Param = Param { name: "low_freq", parse: |r| r.number().map(Change::LowFreq), text: |s| fmt_number(s.low_freq) };
+pub static HIGH_FREQ: Param = Param { name: "high_freq", parse: |r| r.number().map(Change::HighFreq), text: |s| fmt_number(s.high_freq) };
+pub static SHORT_FACTOR: Param =
+    Param { name: "short_factor", parse: |r| r.list().map(|v| Change::ShortFactor(Some(v))), text: |s| optional_list(&s.short_factor) };
+pub static LONG_FACTOR: Param =
+    Param { name: "long_factor", parse: |r| r.list().map(|v| Change::LongFactor(Some(v))), text: |s| optional_list(&s.long_factor) };
+pub static PARTIAL: Param = Param { name: "partial", parse: |r| r.number().map(Change::Partial), text: |s| fmt_number(s.partial) };
 pub static TARGET: Param = Param {
     name: "target",
     parse: |r| r.integer().map(|v| Change::Target(Some(v))),
@@ -99,10 +80,8 @@ pub static PRESET: Param = Param {
     text: |s| s.preset.unwrap_or_default().to_string(),
 };
 pub static R: Param = Param { name: "r", parse: |r| r.integer().map(Change::R), text: |s| s.r.to_string() };
-pub static PLANE: Param =
-    Param { name: "plane", parse: |r| r.integer().map(Change::Plane), text: |s| s.plane.to_string() };
-pub static RANGE: Param =
-    Param { name: "range", parse: |r| r.integer().map(Change::Range), text: |s| s.range.to_string() };
+pub static PLANE: Param = Param { name: "plane", parse: |r| r.integer().map(Change::Plane), text: |s| s.plane.to_string() };
+pub static RANGE: Param = Param { name: "range", parse: |r| r.integer().map(Change::Range), text: |s| s.range.to_string() };
 /// A switch: `1`/`0`, or `true`/`false`.
 fn flag(r: &mut Reader) -> Option<bool> {
     match r.raw {
@@ -117,11 +96,8 @@ fn flag_text(on: bool) -> String {
 }
 
 pub static LOG: Param = Param { name: "log", parse: |r| flag(r).map(Change::Log), text: |s| flag_text(s.log) };
-pub static COMPARE: Param = Param {
-    name: "compare",
-    parse: |r| r.list().map(|v| Change::Compare(Some(v))),
-    text: |s| optional_list(&s.compare),
-};
+pub static COMPARE: Param =
+    Param { name: "compare", parse: |r| r.list().map(|v| Change::Compare(Some(v))), text: |s| optional_list(&s.compare) };
 pub static SCALING_B: Param = Param {
     name: "scaling_b",
     parse: |r| r.choice(ScalingMethod::parse, "a known method").map(|m| Change::ScalingB(Some(m))),
@@ -130,8 +106,7 @@ pub static SCALING_B: Param = Param {
 pub static XPOS: Param = Param { name: "xpos", parse: |r| flag(r).map(Change::Xpos), text: |s| flag_text(s.xpos) };
 pub static SCALE_BASE: Param =
     Param { name: "scale_base", parse: |r| r.number().map(Change::ScaleBase), text: |s| fmt_number(s.scale_base) };
-pub static UNSCALED: Param =
-    Param { name: "unscaled", parse: |r| flag(r).map(Change::Unscaled), text: |s| flag_text(s.unscaled) };
+pub static UNSCALED: Param = Param { name: "unscaled", parse: |r| flag(r).map(Change::Unscaled), text: |s| flag_text(s.unscaled) };
 pub static HEATMAP: Param = Param {
     name: "heatmap",
     parse: |r| r.choice(HeatmapMode::parse, "rotated, unrotated or sinusoidal").map(Change::Heatmap),
@@ -144,10 +119,14 @@ pub static POSITIONS: Param = Param {
 };
 pub static P: Param = Param { name: "p", parse: |r| r.integer().map(Change::P), text: |s| s.p.to_string() };
 pub static SHIFT: Param = Param { name: "shift", parse: |r| r.integer().map(Change::Shift), text: |s| s.shift.to_string() };
-pub static QX: Param = Param { name: "qx", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Qx, v)), text: |s| s.query_patch.0.to_string() };
-pub static QY: Param = Param { name: "qy", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Qy, v)), text: |s| s.query_patch.1.to_string() };
-pub static KX: Param = Param { name: "kx", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Kx, v)), text: |s| s.key_patch.0.to_string() };
-pub static KY: Param = Param { name: "ky", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Ky, v)), text: |s| s.key_patch.1.to_string() };
+pub static QX: Param =
+    Param { name: "qx", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Qx, v)), text: |s| s.query_patch.0.to_string() };
+pub static QY: Param =
+    Param { name: "qy", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Qy, v)), text: |s| s.query_patch.1.to_string() };
+pub static KX: Param =
+    Param { name: "kx", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Kx, v)), text: |s| s.key_patch.0.to_string() };
+pub static KY: Param =
+    Param { name: "ky", parse: |r| r.integer().map(|v| Change::Patch(PatchCoordinate::Ky, v)), text: |s| s.key_patch.1.to_string() };
 pub static FORMAT: Param = Param {
     name: "format",
     parse: |r| r.choice(Format::parse, "bf16, fp16, f32 or f64").map(Change::Format),
@@ -157,8 +136,13 @@ pub static FORMAT: Param = Param {
 pub static EMBED: Param = Param {
     name: "embed",
     parse: |r| {
-        let well_formed = !r.raw.is_empty() && r.raw.len() <= 40 && r.raw.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-        if well_formed { Some(Change::Embed(Some(r.raw.to_string()))) } else { r.fail("is not a widget id") }
+        let well_formed =
+            !r.raw.is_empty() && r.raw.len() <= 40 && r.raw.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if well_formed {
+            Some(Change::Embed(Some(r.raw.to_string())))
+        } else {
+            r.fail("is not a widget id")
+        }
     },
     text: |s| s.embed.clone().unwrap_or_default(),
 };
@@ -172,9 +156,50 @@ pub static PRESENT: Param = Param { name: "present", parse: |r| flag(r).map(Chan
 
 /// Every parameter, in the order the URL writes them.
 pub static ALL: [&Param; 44] = [
-    &PRESET, &BASE, &DIM, &M, &N, &LAYOUT, &Q, &K, &SEED, &SCALING, &FACTOR, &ORIG, &SEQ, &TARGET, &BETA_FAST, &BETA_SLOW,
-    &MSCALE, &MSCALE_ALL_DIM, &LOW_FREQ, &HIGH_FREQ, &SHORT_FACTOR, &LONG_FACTOR, &PARTIAL, &SCALING_B, &XPOS, &SCALE_BASE,
-    &R, &PLANE, &RANGE, &LOG, &COMPARE, &HEATMAP, &UNSCALED, &POSITIONS, &P, &SHIFT, &QX, &QY, &KX, &KY, &FORMAT, &EMBED, &THEME, &PRESENT,
+    &PRESET,
+    &BASE,
+    &DIM,
+    &M,
+    &N,
+    &LAYOUT,
+    &Q,
+    &K,
+    &SEED,
+    &SCALING,
+    &FACTOR,
+    &ORIG,
+    &SEQ,
+    &TARGET,
+    &BETA_FAST,
+    &BETA_SLOW,
+    &MSCALE,
+    &MSCALE_ALL_DIM,
+    &LOW_FREQ,
+    &HIGH_FREQ,
+    &SHORT_FACTOR,
+    &LONG_FACTOR,
+    &PARTIAL,
+    &SCALING_B,
+    &XPOS,
+    &SCALE_BASE,
+    &R,
+    &PLANE,
+    &RANGE,
+    &LOG,
+    &COMPARE,
+    &HEATMAP,
+    &UNSCALED,
+    &POSITIONS,
+    &P,
+    &SHIFT,
+    &QX,
+    &QY,
+    &KX,
+    &KY,
+    &FORMAT,
+    &EMBED,
+    &THEME,
+    &PRESENT,
 ];
 
 /// The parameter called `name` in the URL.

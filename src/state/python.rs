@@ -14,7 +14,11 @@ impl LabState {
         let s = self.scaling_params();
         let num = |v: f64| {
             let text = fmt_number(v);
-            if text.contains(['.', 'e']) { text } else { format!("{text}.0") }
+            if text.contains(['.', 'e']) {
+                text
+            } else {
+                format!("{text}.0")
+            }
         };
         let mut dict = vec![
             format!("\"rope_type\": \"{}\"", if self.scaling == ScalingMethod::None { "default" } else { self.scaling.as_str() }),
@@ -34,8 +38,14 @@ impl LabState {
                 "original_max_position_embeddings" => self.orig.to_string(),
                 "beta_fast" => num(s.beta_fast),
                 "beta_slow" => num(s.beta_slow),
-                "mscale" => match s.mscale { Some(v) => num(v), None => continue },
-                "mscale_all_dim" => match s.mscale_all_dim { Some(v) => num(v), None => continue },
+                "mscale" => match s.mscale {
+                    Some(v) => num(v),
+                    None => continue,
+                },
+                "mscale_all_dim" => match s.mscale_all_dim {
+                    Some(v) => num(v),
+                    None => continue,
+                },
                 "low_freq_factor" => num(s.low_freq_factor),
                 "high_freq_factor" => num(s.high_freq_factor),
                 "short_factor" => list(&s.short_factor, planes),

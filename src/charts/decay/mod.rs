@@ -4,9 +4,9 @@
 
 mod absolute;
 
-pub use absolute::{draw_absolute, AbsoluteChart};
 use super::format::short_number;
 use super::{palette, ChartStyle, LegendEntry, Mark};
+pub use absolute::{draw_absolute, AbsoluteChart};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -37,7 +37,14 @@ impl DecayChart {
     /// What each curve is, in the colours [`draw_decay`] draws it with `style`.
     pub fn legend(&self, style: &ChartStyle) -> Vec<LegendEntry> {
         let bases: Vec<f64> = self.compare.iter().map(|(base, _)| *base).collect();
-        Self::legend_for(&bases, !self.unscaled.is_empty(), !self.score.is_empty(), !self.q_equals_k.is_empty(), !self.xpos.is_empty(), style)
+        Self::legend_for(
+            &bases,
+            !self.unscaled.is_empty(),
+            !self.score.is_empty(),
+            !self.q_equals_k.is_empty(),
+            !self.xpos.is_empty(),
+            style,
+        )
     }
 
     /// The legend of a chart comparing `bases`, with or without the cosine curves: known
@@ -89,21 +96,37 @@ impl DistanceAxis {
     }
 
     fn x_of(&self, d: f64) -> f64 {
-        if self.log_x { d.max(1.0).log10() } else { d }
+        if self.log_x {
+            d.max(1.0).log10()
+        } else {
+            d
+        }
     }
 
     fn range(&self) -> (f64, f64) {
-        if self.log_x { (0.0, self.x_of(self.last).max(0.5)) } else { (0.0, self.last) }
+        if self.log_x {
+            (0.0, self.x_of(self.last).max(0.5))
+        } else {
+            (0.0, self.last)
+        }
     }
 
     /// A tick of the axis, in tokens.
     fn label(&self, x: f64) -> String {
-        if self.log_x { short_number(10f64.powf(x).round()) } else { short_number(x) }
+        if self.log_x {
+            short_number(10f64.powf(x).round())
+        } else {
+            short_number(x)
+        }
     }
 
     /// The axis' title.
     fn title(&self) -> &'static str {
-        if self.log_x { "relative distance n − m (tokens, log scale)" } else { "relative distance n − m (tokens)" }
+        if self.log_x {
+            "relative distance n − m (tokens, log scale)"
+        } else {
+            "relative distance n − m (tokens)"
+        }
     }
 
     fn points(&self, distances: &[f64], curve: &[f64], y_of: impl Fn(f64) -> f64) -> Vec<(f64, f64)> {
@@ -134,7 +157,11 @@ pub fn headroom(peak: f64) -> f64 {
     const STEP: f64 = 1.1;
     let top = STEP.powf(((peak * 1.05).ln() / STEP.ln()).ceil());
     // ln and powf round: never below the 5% asked for.
-    if top < peak * 1.05 { top * STEP } else { top }
+    if top < peak * 1.05 {
+        top * STEP
+    } else {
+        top
+    }
 }
 
 impl DecayFrame {
@@ -319,9 +346,8 @@ fn decay_frame<'a, DB: DrawingBackend>(
     if frame.has_cosines {
         builder.right_y_label_area_size((52.0 * s) as u32);
     }
-    let mut ctx = builder
-        .build_cartesian_2d(x_min..x_max, 0.0..frame.y_max)?
-        .set_secondary_coord(x_min..x_max, COSINE_RANGE.0..COSINE_RANGE.1);
+    let mut ctx =
+        builder.build_cartesian_2d(x_min..x_max, 0.0..frame.y_max)?.set_secondary_coord(x_min..x_max, COSINE_RANGE.0..COSINE_RANGE.1);
     draw_distance_mesh(&mut ctx.configure_mesh(), axis, "relative bound", &x_label, &|y| short_number(*y), style)?;
     if frame.has_cosines {
         ctx.configure_secondary_axes()

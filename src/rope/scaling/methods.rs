@@ -26,11 +26,7 @@ pub(super) fn ntk(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeE
 
 fn ntk_inv_freq(ctx: &Ctx, scale: f64) -> Vec<f64> {
     let d = ctx.rotary_dim as f64;
-    let ln_base = if ctx.rotary_dim > 2 {
-        ctx.base.ln() + d / (d - 2.0) * scale.ln()
-    } else {
-        ctx.base.ln()
-    };
+    let ln_base = if ctx.rotary_dim > 2 { ctx.base.ln() + d / (d - 2.0) * scale.ln() } else { ctx.base.ln() };
     default_inv_freq(ln_base, ctx.rotary_dim, ctx.planes())
 }
 
@@ -139,11 +135,7 @@ pub(super) fn longrope(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), 
     let check = |name: &'static str, list: &Option<Vec<f64>>| -> Result<(), RopeError> {
         if let Some(list) = list {
             if list.len() != planes {
-                return Err(RopeError::FactorListLength {
-                    name,
-                    expected: planes,
-                    found: list.len(),
-                });
+                return Err(RopeError::FactorListLength { name, expected: planes, found: list.len() });
             }
             // Each frequency is divided by its entry: below 1e-12 it would overflow.
             if list.iter().any(|v| !v.is_finite() || *v < MIN_PLANE_FACTOR) {
@@ -156,22 +148,10 @@ pub(super) fn longrope(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), 
     check("long_factor", &s.long_factor)?;
 
     let orig = s.original_context as f64;
-    let attention_factor = if s.factor <= 1.0 {
-        1.0
-    } else {
-        (1.0 + s.factor.ln() / orig.ln()).sqrt()
-    };
-    let ext_factors = if s.seq_len > s.original_context {
-        &s.long_factor
-    } else {
-        &s.short_factor
-    };
-    let inv_freq = ctx
-        .default_inv_freq()
-        .into_iter()
-        .enumerate()
-        .map(|(i, f)| f / ext_factors.as_ref().map_or(1.0, |list| list[i]))
-        .collect();
+    let attention_factor = if s.factor <= 1.0 { 1.0 } else { (1.0 + s.factor.ln() / orig.ln()).sqrt() };
+    let ext_factors = if s.seq_len > s.original_context { &s.long_factor } else { &s.short_factor };
+    let inv_freq =
+        ctx.default_inv_freq().into_iter().enumerate().map(|(i, f)| f / ext_factors.as_ref().map_or(1.0, |list| list[i])).collect();
     Ok((inv_freq, attention_factor))
 }
 
@@ -181,9 +161,6 @@ pub(super) fn longrope(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), 
 /// the whole head ([`ScalingMethod::rotary_dim`](super::ScalingMethod::rotary_dim)).
 pub(super) fn proportional(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeError> {
     let rotating = ((s.partial * ctx.dim as f64) / 2.0).floor() as usize;
-    let inv_freq = default_inv_freq(ctx.base.ln(), ctx.dim, rotating.min(ctx.dim / 2))
-        .into_iter()
-        .map(|f| f / s.factor)
-        .collect();
+    let inv_freq = default_inv_freq(ctx.base.ln(), ctx.dim, rotating.min(ctx.dim / 2)).into_iter().map(|f| f / s.factor).collect();
     Ok((inv_freq, 1.0))
 }

@@ -214,18 +214,10 @@ pub fn frequencies(params: RopeParams, scaling: &ScalingParams) -> Result<Freque
         ScalingMethod::Proportional => methods::proportional,
     };
     let rotary_dim = scaling.method.rotary_dim(params.dim(), scaling.partial)?;
-    let ctx = Ctx {
-        base: params.base(),
-        dim: params.dim(),
-        rotary_dim,
-    };
+    let ctx = Ctx { base: params.base(), dim: params.dim(), rotary_dim };
     let (mut inv_freq, attention_factor) = compute(&ctx, scaling)?;
     inv_freq.resize(params.planes(), 0.0);
-    Ok(Frequencies {
-        inv_freq,
-        attention_factor,
-        rotary_dim,
-    })
+    Ok(Frequencies { inv_freq, attention_factor, rotary_dim })
 }
 
 pub(crate) fn parameter_error(name: &'static str, reason: &'static str) -> RopeError {

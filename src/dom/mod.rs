@@ -1,0 +1,12 @@
+//! The browser machinery under the chapters, with no chapter and no shared state in it: canvases
+//! drawn off the main thread's layout (OffscreenCanvas) and the plotters backend for them, the
+//! size and visibility observers that keep work to what is on screen, pixel pictures, settling
+//! after a drag, animation frames, and lists updated in place.
+
+pub mod animation;
+pub mod backend;
+pub mod canvas;
+pub mod indexed;
+pub mod pixels;
+pub mod settle;
+pub mod size;

@@ -1,0 +1,403 @@
+//! Long-term decay (`data-widget="decay"`): the RoFormer bound against relative distance for
+//! the frequencies in effect, beside what scores actually do, with the values at `r` read out
+//! (`decay-bound`) and other bases overlaid for comparison.
+
+mod envelope;
+mod lines;
+
+use crate::charts::format::short_number;
+use crate::charts::{draw_absolute, draw_decay, draw_decay_frame, AbsoluteChart, DecayChart, DecayFrame, DecayPlot};
+use crate::dom::backend::MeasuredCanvas;
+use crate::dom::canvas::use_canvas_chart;
+use crate::dom::settle::Settle;
+use crate::dom::size::{use_in_view, while_in_view};
+use crate::lab::{use_chart_style, use_lab};
+use crate::rope::{
+    abel_factor, cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, norm, xpos_mean_cos, Frequencies, RopeParams,
+};
+use crate::state::{fmt_list, param, Change};
+use crate::ui::card::WidgetCard;
+use crate::ui::export::{csv_text, ExportButtons};
+use crate::ui::field::{FieldMessage, FieldStatus};
+use crate::ui::formulas::{self, Formula};
+use crate::ui::legend::ChartLegend;
+use crate::ui::readout::Readout;
+use crate::ui::slider::Slider;
+use envelope::{Dense, Sources};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use lines::DecayLines;
+use plotters::prelude::IntoDrawingArea;
+use wasm_bindgen::JsCast;
+
+/// The chapter's id (`embed=decay`, `data-widget`): never changes meaning once published.
+pub const ID: &str = "decay";
+/// Its title, the heading of its card and its line in the table of contents.
+pub const TITLE: &str = "Long-term decay: RoFormer's bounds, and what scores do";
+
+/// Points per curve: plenty for a chart a few hundred pixels wide.
+const SAMPLES: usize = 512;
+/// At rest, a linear range longer than the samples, up to this many tokens, is drawn from every
+/// distance (the curves turn every few tokens: 513 samples of them alias), reduced to this
+/// many columns, once no change has come for this long.
+const ENVELOPE_MAX_RANGE: u64 = 65_536;
+const ENVELOPE_QUIET_MS: f64 = 250.0;
+/// Span presets, from RoFormer's figure 2 to a long context.
+const RANGES: [u64; 7] = [256, 1024, 4096, 16384, 65536, 262144, 1 << 20];
+
+/// The distances drawn over `0..=range`: every whole one while there are at most `SAMPLES` + 1
+/// (positions are whole tokens: at the default 256 there is nothing between them to draw, and
+/// half-token samples only doubled the work of every step); else `SAMPLES + 1` evenly spaced, or
+/// (log) geometric from 1.
+fn distances(range: u64, log: bool) -> Vec<f64> {
+    let range = range.max(2);
+    let samples = if log || range > SAMPLES as u64 { SAMPLES } else { range as usize };
+    let (range, last) = (range as f64, samples as f64);
+    (0..=samples)
+        .map(|i| {
+            // range · i / samples: exactly i when every distance is drawn.
+            let i = i as f64;
+            if log {
+                range.powf(i / last)
+            } else {
+                range * i / last
+            }
+        })
+        .collect()
+}
+
+/// The bound at each distance: by the fast recurrence when evenly spaced, else point by point.
+fn bound_curve(inv_freq: &[f64], distances: &[f64], log: bool) -> Vec<f64> {
+    if log {
+        distances.iter().map(|r| decay_bound(inv_freq, *r)).collect()
+    } else {
+        let start = distances.first().copied().unwrap_or(0.0);
+        let step = distances.get(1).map_or(1.0, |next| next - start);
+        decay_curve(inv_freq, start, step, distances.len())
+    }
+}
+
+/// The decay chart, its controls and its readouts at `r`.
+#[component]
+pub fn DecayWidget() -> impl IntoView {
+    let lab = use_lab();
+    let style = use_chart_style();
+    let canvas = NodeRef::<Canvas>::new();
+    // The chart depends on the frequencies, q and k, r and its own settings: never on m or n.
+    let inv_freq = lab.select_derived(|d| d.frequencies.inv_freq.clone());
+    let vectors = lab.vectors;
+    let dim = lab.select(|s| s.dim);
+    let base = lab.select(|s| s.base);
+    let r = lab.select(|s| s.r);
+    let range = lab.select(|s| s.range);
+    let log = lab.select(|s| s.log);
+    let compare = lab.select(|s| s.compare.clone().unwrap_or_default());
+    let bound_at_r = lab.select_derived(|d| d.decay_bound_at_r);
+    // xPos overlaid (`xpos=1`): its scale_base, else None.
+    let xpos = lab.select(|s| s.xpos.then_some(s.scale_base));
+    // With context extension on, the original θᵢ's bound beside the scaled one.
+    let unscaled = lab.select(|s| (s.scaling != crate::rope::ScalingMethod::None).then(|| s.unscaled_params()));
+
+    // The curves at `distances` (evenly spaced unless `log`).
+    let curves = move |distances: Vec<f64>, log: bool| {
+        let inv_freq = inv_freq.get().unwrap_or_default();
+        let bound = bound_curve(&inv_freq, &distances, log);
+        let compare = compare
+            .get()
+            .into_iter()
+            .filter_map(|base| {
+                let plain = Frequencies::plain(RopeParams::new(base, dim.get()).ok()?);
+                Some((base, bound_curve(&plain.inv_freq, &distances, log)))
+            })
+            .collect();
+        let (score, q_equals_k) = vectors.with(|v| match v {
+            Some(v) => (cosine_by_distance(&v.rotary, &v.q, &v.k, &distances), mean_cos_by_distance(v.rotary.inv_freq(), &distances)),
+            None => (Vec::new(), Vec::new()),
+        });
+        let xpos = xpos.get().map(|scale_base| xpos_mean_cos(&inv_freq, &distances, scale_base)).unwrap_or_default();
+        let unscaled = unscaled
+            .get()
+            .and_then(|scaling| crate::rope::frequencies(RopeParams::new(base.get(), dim.get()).ok()?, &scaling).ok())
+            .map(|f| bound_curve(&f.inv_freq, &distances, log))
+            .unwrap_or_default();
+        DecayChart { distances, bound, compare, unscaled, score, q_equals_k, xpos, cursor: None, log_x: log }
+    };
+    let chart = Memo::new(move |_| {
+        let (range, log) = (range.get(), log.get());
+        curves(distances(range, log), log)
+    });
+    // The absolute bound and |score| in score units: the relative curve times
+    // (d/2)·maxᵢ|hᵢ₊₁ − hᵢ|, the cosine curve times |q||k|.
+    let absolute_of = move |c: &DecayChart| {
+        vectors.with(|v| {
+            let v = v.as_ref()?;
+            let factor = abel_factor(&v.rotary, &v.q, &v.k) * v.rotary.planes() as f64;
+            let norms = norm(&v.q) * norm(&v.k);
+            Some(AbsoluteChart {
+                distances: c.distances.clone(),
+                bound: c.bound.iter().map(|b| b * factor).collect(),
+                score: c.score.iter().map(|s| (s * norms).abs()).collect(),
+                log_x: c.log_x,
+                cursor: None,
+            })
+        })
+    };
+    let absolute = Memo::new(move |_| chart.with(absolute_of));
+    // At rest (ENVELOPE_QUIET_MS after the last change of the chart in view), a long linear
+    // range is drawn from every distance: each column from its lowest to its highest value,
+    // gathered a slice of distances per task. Moving, the samples are drawn; the envelope is
+    // gathered only for a chart it does not match yet.
+    let dense = RwSignal::new(None::<Dense>);
+    let generation = StoredValue::new(0_u64);
+    let sources = std::rc::Rc::new(Sources {
+        curves: Box::new(move |distances| curves(distances, false)),
+        absolute_of: Box::new(move |chart| absolute_of(chart)),
+        shown: Box::new(move |source| chart.try_with_untracked(|c| c == source).unwrap_or(false)),
+        done: Box::new(move |finished| {
+            dense.try_set(Some(finished));
+        }),
+    });
+    let sources = StoredValue::new_local(sources);
+    let settle = Settle::new(ENVELOPE_QUIET_MS, move || {
+        untrack(|| {
+            let (range, log) = (range.get(), log.get());
+            if log || range <= SAMPLES as u64 || range > ENVELOPE_MAX_RANGE || xpos.get().is_some() {
+                return;
+            }
+            let source = chart.get();
+            if dense.with(|d| d.as_ref().is_some_and(|d| d.source == source)) {
+                return;
+            }
+            if let Some(sources) = sources.try_get_value() {
+                envelope::gather(source, range, generation, sources);
+            }
+        })
+    });
+    // Whether the chart in view shows the envelope (`data-detail`, and its description).
+    let exact = RwSignal::new(false);
+    let absolute_canvas = NodeRef::<Canvas>::new();
+    use_canvas_chart(
+        absolute_canvas,
+        move || {
+            let sampled = chart.get();
+            let envelope = dense.with(|d| d.as_ref().filter(|d| d.source == sampled).and_then(|d| d.absolute.clone()));
+            (
+                envelope.or_else(|| absolute.get()).map(|mut chart| {
+                    chart.cursor = Some(r.get() as f64);
+                    chart
+                }),
+                style.get(),
+            )
+        },
+        |area, (chart, style), ratio| {
+            if let Some(chart) = chart {
+                let _ = draw_absolute(area, chart, &style.with_scale(ratio));
+            }
+        },
+    );
+    let absolute_at_r = lab.select_derived(|d| d.absolute_bound_at_r);
+    let at_r = Memo::new(move |_| {
+        let r = r.get() as f64;
+        vectors.with(|v| {
+            v.as_ref().map(|v| (cosine_by_distance(&v.rotary, &v.q, &v.k, &[r])[0], mean_cos_by_distance(v.rotary.inv_freq(), &[r])[0]))
+        })
+    });
+
+    // The chart as shown (the envelope once it is gathered, else the samples) while it can be
+    // seen: its frame on the canvas, redrawn only when the axes change; its lines in a layer
+    // over it (`DecayLines`), following every step.
+    let visible_chart = while_in_view(use_in_view(canvas), move || {
+        let sampled = chart.get();
+        settle.poke();
+        let envelope = dense.with(|d| d.as_ref().filter(|d| d.source == sampled).map(|d| d.envelope.clone()));
+        exact.set(envelope.is_some());
+        let mut chart = envelope.unwrap_or(sampled);
+        chart.cursor = bound_at_r.get().map(|b| (r.get() as f64, b));
+        chart
+    });
+    let frame = Memo::new(move |_| visible_chart.with(DecayFrame::of));
+    let drawn = RwSignal::new(None::<(DecayPlot, f64)>);
+    use_canvas_chart(
+        canvas,
+        move || (frame.get(), style.get()),
+        move |area, (frame, style), ratio| {
+            // A failed draw leaves the previous frame; nothing to report to the user.
+            if let Ok(plot) = draw_decay_frame(area, frame, &style.with_scale(ratio)) {
+                if drawn.get_untracked() != Some((plot, ratio)) {
+                    drawn.set(Some((plot, ratio)));
+                }
+            }
+        },
+    );
+    // The PNG: the whole chart, frame and lines, drawn once on a canvas of the same size.
+    let picture = move || -> Option<String> {
+        let (element, (_, ratio)) = (canvas.get_untracked()?, drawn.get_untracked()?);
+        let copy: web_sys::HtmlCanvasElement = document().create_element("canvas").ok()?.dyn_into().ok()?;
+        copy.set_width(element.width());
+        copy.set_height(element.height());
+        let area = MeasuredCanvas::new(copy.clone())?.into_drawing_area();
+        draw_decay(&area, &visible_chart.get_untracked(), &style.get_untracked().with_scale(ratio)).ok()?;
+        drop(area);
+        copy.to_data_url().ok()
+    };
+    let csv = move || {
+        chart.with_untracked(|c| {
+            let mut header = vec!["distance".to_string(), "bound".to_string()];
+            header.extend(c.compare.iter().map(|(b, _)| format!("bound_base_{}", fmt_list(&[*b]))));
+            if !c.unscaled.is_empty() {
+                header.push("bound_original_theta".to_string());
+            }
+            header.extend(["score_over_norms".to_string(), "q_equals_k".to_string()]);
+            if !c.xpos.is_empty() {
+                header.push("xpos_q_equals_k".to_string());
+            }
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
+            csv_text(
+                &header,
+                c.distances.iter().enumerate().map(|(i, d)| {
+                    let mut row = vec![*d, c.bound[i]];
+                    row.extend(c.compare.iter().map(|(_, curve)| curve[i]));
+                    row.extend(c.unscaled.get(i).copied());
+                    row.push(c.score.get(i).copied().unwrap_or(0.0));
+                    row.push(c.q_equals_k.get(i).copied().unwrap_or(0.0));
+                    row.extend(c.xpos.get(i).copied());
+                    row
+                }),
+            )
+        })
+    };
+    let compare_text = move || compare.get().iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
+    // An empty field clears the comparison; anything else is parsed and validated like the URL.
+    let set_compare = move |ev: leptos::ev::Event| {
+        let raw = event_target_value(&ev);
+        if raw.trim().is_empty() {
+            lab.apply(Change::Compare(None));
+        } else {
+            lab.set_text(&param::COMPARE, &raw.replace(' ', ""));
+        }
+    };
+    let compare_status = FieldStatus::new(lab, "compare");
+    let presets = move || {
+        let mut values = RANGES.to_vec();
+        let current = range.get();
+        if !values.contains(&current) {
+            values.push(current);
+            values.sort_unstable();
+        }
+        values
+    };
+
+    view! {
+        <WidgetCard id=ID title=TITLE explain="Does attention fade with distance? RoFormer (section 3.4.3) argues that RoPE \
+            gives a long-term decay: as n − m grows, the planes' phasors e^(i·r·θᵢ) point every which way and \
+            their sum shrinks. Below is what they proved, what it bounds, and what scores of real q and k do.">
+            <Formula math=formulas::DECAY />
+            <div class="chart-controls">
+                <label class="toolbar-field">
+                    "range "
+                    <select aria-label="distance range (tokens)"
+                        prop:value=move || range.get().to_string()
+                        on:change=move |ev| {
+                            if let Ok(range) = event_target_value(&ev).parse::<i64>() {
+                                lab.apply(Change::Range(range));
+                            }
+                        }>
+                        {move || presets().into_iter().map(|v| view! {
+                            <option value=v.to_string() selected=move || range.get() == v>{short_number(v as f64)}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label class="toolbar-field">
+                    <input type="checkbox" prop:checked=move || log.get()
+                        on:change=move |ev| lab.apply(Change::Log(event_target_checked(&ev))) />
+                    " log scale"
+                </label>
+                <label class="toolbar-field">
+                    "compare bases "
+                    <input type="text" class="compare-field" placeholder="500000, 1000000" inputmode="decimal"
+                        aria-label="compare bases (comma-separated)"
+                        aria-invalid=compare_status.invalid() aria-describedby=compare_status.id.clone()
+                        prop:value=compare_text
+                        on:change=set_compare />
+                </label>
+                <FieldMessage status=compare_status />
+            </div>
+            <div class="decay-plot">
+                <canvas class="chart decay-chart" node_ref=canvas role="img"
+                    data-detail=move || if exact.get() { "envelope" } else { "samples" }
+                    aria-label=move || {
+                        let shown = |v: Option<f64>| v.map_or_else(|| "—".to_string(), short_number);
+                        let how = if exact.get() { " (every distance: each column spans the lowest to the highest value over its distances)" } else { "" };
+                        format!(
+                            "Line chart over relative distances 0 to {}{how}: RoFormer's relative upper bound (left axis), and on the right axis the cosine score of this q and k, the mean of cos(rθᵢ), and the expected 0 of random q and k. At r = {}: bound {}, this q and k {}, mean of cos(rθᵢ) {}",
+                            range.get(), r.get(), shown(bound_at_r.get()), shown(at_r.get().map(|v| v.0)), shown(at_r.get().map(|v| v.1))
+                        )
+                    }></canvas>
+                <DecayLines chart=visible_chart drawn=drawn.read_only() style />
+            </div>
+            <ChartLegend entries=Memo::new(move |_| {
+                let cosines = vectors.with(Option::is_some);
+                compare.with(|bases| DecayChart::legend_for(bases, unscaled.get().is_some(), cosines, cosines, xpos.get().is_some(), &style.get()))
+            }) />
+            <div class="control">
+                <label for="r-slider">"cursor distance r"</label>
+                <Slider id="r-slider".to_string() min="0" step="1"
+                    max=Signal::derive(move || range.get().to_string())
+                    value=Signal::derive(move || r.get().to_string())
+                    on_value=move |r: f64| lab.apply(Change::R(r as i64)) />
+            </div>
+            <div class="readouts">
+                <Readout testid="decay-bound" label="relative bound at r" value=bound_at_r />
+                <Readout testid="decay-score" label="this q and k at r, ÷ |q||k|"
+                    value=Signal::derive(move || at_r.get().map(|(score, _)| score)) />
+                <Readout testid="decay-q-equals-k" label="mean cos(rθᵢ) at r (q = k, equal-length pairs)"
+                    value=Signal::derive(move || at_r.get().map(|(_, mean_cos)| mean_cos)) />
+                <Show when=move || xpos.get().is_some()>
+                    <Readout testid="decay-xpos" label="the same with xPos, key r tokens back"
+                        value=Signal::derive(move || {
+                            let scale_base = xpos.get()?;
+                            let inv_freq = inv_freq.get()?;
+                            xpos_mean_cos(&inv_freq, &[r.get() as f64], scale_base).first().copied()
+                        }) />
+                </Show>
+            </div>
+            <label class="toolbar-field">
+                <input type="checkbox" prop:checked=move || xpos.get().is_some()
+                    on:change=move |ev| lab.apply(Change::Xpos(event_target_checked(&ev))) />
+                " overlay xPos (Sun et al. 2022): RoPE with a decay per plane, scale_base "
+                {move || xpos.get().map(crate::state::fmt_number).unwrap_or_else(|| "512".to_string())}
+            </label>
+            <ExportButtons canvas name="decay" csv picture=Callback::new(move |()| picture()) />
+            <p class="explain">
+                "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "
+                "Sⱼ = Σ_(l<j) e^(i·r·θₗ) adds the unit phasors of the first j planes. By itself it bounds nothing. "
+                "It equals (d/2 + 1)/2 at r = 0 and falls, but not smoothly: it ripples (at d = 128, about 4.5 at "
+                "r = 1,000 and 7.6 at r = 5,000). The pink curve, the mean of cos(rθᵢ), is the score of q = k only "
+                "when every pair of q has the same length."
+            </p>
+            <h3>"The bound on the score itself"</h3>
+            <p class="explain">
+                "RoFormer's bound on |q_m · k_n| multiplies Σⱼ|Sⱼ| by maxᵢ |hᵢ₊₁ − hᵢ|, where hᵢ = q̃ᵢ·k̃ᵢ* is plane "
+                "i's product of this q and k (pairs in the current layout) and h_(d/2) = 0. It holds for every q "
+                "and k, and it is loose: here it sits far above |score|."
+            </p>
+            <canvas class="chart decay-chart" node_ref=absolute_canvas role="img"
+                aria-label=move || format!(
+                    "Line chart, log scale: RoFormer's absolute bound on |score| for this q and k, and |score|, against relative distance. At r = {}: bound {}, |score| {}",
+                    r.get(), absolute_at_r.get().map_or_else(|| "—".to_string(), short_number),
+                    at_r.get().map_or_else(|| "—".to_string(), |(s, _)| short_number((s * vectors.with(|v| v.as_ref().map_or(0.0, |v| norm(&v.q) * norm(&v.k)))).abs()))
+                )></canvas>
+            <ChartLegend entries=Memo::new(move |_| AbsoluteChart::legend(&style.get())) />
+            <div class="readouts">
+                <Readout testid="decay-absolute-bound" label="absolute bound on |score| at r" value=absolute_at_r />
+            </div>
+            <p class="explain">
+                "A ceiling, not a prediction: the score of a given q and k need not decay, and for random q and k, "
+                "independent and zero-mean, its expectation is 0 at every distance. Barbero et al. (2024, “Round and "
+                "round we go! What makes Rotary Positional Encodings useful?”) argue that decay is not why RoPE works: trained models "
+                "use the fast planes to build positional attention patterns and the slow, nearly still planes to "
+                "carry meaning."
+            </p>
+        </WidgetCard>
+    }
+}

@@ -1,0 +1,262 @@
+//! Frequencies and wavelengths (`data-widget="frequencies"`): each plane's θᵢ and wavelength
+//! 2π·base^(2i/d) against the context length, and the period table.
+
+use crate::charts::format::short_number;
+use crate::charts::{draw_frequencies, FrequencyChart};
+use crate::dom::canvas::use_canvas_chart;
+use crate::dom::indexed::indexed;
+use crate::dom::size::{use_in_view, while_in_view};
+use crate::lab::{use_chart_style, use_lab};
+use crate::rope::{turns_within, wavelength, ScalingMethod};
+use crate::state::{param, Change};
+use crate::ui::card::WidgetCard;
+use crate::ui::controls::NumberField;
+use crate::ui::export::{csv_text, ExportButtons};
+use crate::ui::formulas::{self, Formula};
+use crate::ui::legend::ChartLegend;
+use crate::ui::readout::Readout;
+use crate::ui::slider::Slider;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use std::f64::consts::TAU;
+use wasm_bindgen::JsCast;
+
+/// The chapter's id (`embed=frequencies`, `data-widget`): never changes meaning once published.
+pub const ID: &str = "frequencies";
+/// Its title, the heading of its card and its line in the table of contents.
+pub const TITLE: &str = "Frequencies and wavelengths";
+
+/// Rows of the period table kept current beyond those its scroll box shows, on either side (the
+/// box is estimated to show a share of the rows equal to its share of the scroll height; the
+/// header and rounding are within this).
+const ROW_MARGIN: usize = 3;
+/// The rows kept current before the box first scrolls: its 320 px show about ten.
+const FIRST_ROWS: (usize, usize) = (0, 16);
+
+/// The context-length slider's range: 2^6 to 2^20 tokens.
+const CONTEXT_LOG2: (f64, f64) = (6.0, 20.0);
+
+/// The frequency chart and the period table.
+#[component]
+pub fn FrequenciesWidget() -> impl IntoView {
+    let lab = use_lab();
+    let style = use_chart_style();
+    let inv_freq = lab.select_derived(|d| d.frequencies.inv_freq.clone());
+    let context = lab.select(|s| s.orig);
+    let plane = lab.select(|s| s.plane);
+    let base = lab.select(|s| s.base);
+    let chart = Memo::new(move |_| FrequencyChart {
+        inv_freq: inv_freq.get().unwrap_or_default(),
+        context: context.get() as f64,
+        selected: Some(plane.get()),
+    });
+    let counts = Memo::new(move |_| chart.with(FrequencyChart::turning_within_context));
+    let slowest = Memo::new(move |_| {
+        inv_freq.with(|f| f.as_ref().and_then(|f| f.iter().copied().filter(|x| *x > 0.0).reduce(f64::min)).and_then(wavelength))
+    });
+
+    // What the slowest wavelength is, in the terms that hold: unscaled, the last rotating plane's
+    // 2π·b^(1 − 2/r) (r rotating dimensions), short of 2π·b; scaling lengthens it past that.
+    let rotating = lab.select_derived(|d| d.frequencies.rotary_dim);
+    let scaling = lab.select(|s| s.scaling);
+    let slowest_hint = move || {
+        let (b, method) = (base.get(), scaling.get());
+        let Some(rotary) = rotating.get() else { return String::new() };
+        let unscaled = TAU * b.powf(1.0 - 2.0 / rotary.max(2) as f64);
+        if method == ScalingMethod::None {
+            format!(
+                "the last plane's 2π·b^(1 − 2/{rotary}): {}% of 2π·b = {} tokens",
+                short_number((100.0 * unscaled / (TAU * b)).round()),
+                short_number(TAU * b)
+            )
+        } else {
+            format!("{} stretches it; without scaling it is {} tokens", method.label(), short_number(unscaled))
+        }
+    };
+    let canvas = NodeRef::<Canvas>::new();
+    use_canvas_chart(
+        canvas,
+        move || (chart.get(), style.get()),
+        |area, (chart, style), ratio| {
+            let _ = draw_frequencies(area, chart, &style.with_scale(ratio));
+        },
+    );
+    // The table's rows follow the state only while the table is in view (a base or dimension
+    // step rebuilds every row): out of view the memo holds its rows and wakes nobody.
+    let table = NodeRef::<leptos::html::Div>::new();
+    let table_in_view = use_in_view(table);
+    let rows = while_in_view(table_in_view, move || (inv_freq.get().unwrap_or_default(), context.get() as f64));
+    // And of those, only the rows the box shows (give or take ROW_MARGIN) follow a step: a step
+    // of base rewrote every row's three numbers, and with the table in view 7 ms of a step went
+    // to it (3 ms with the shown rows alone; d = 128). The others keep their text until the box
+    // scrolls to them (the box's scroll position is read when it scrolls, never during a step).
+    let shown_rows = RwSignal::new(FIRST_ROWS);
+    let on_scroll = move |_| {
+        let Some(table) = table.get_untracked() else { return };
+        // Read by name, as numbers: no new bindings in the page's glue for three properties.
+        let read = |name: &str| js_sys::Reflect::get(&table, &name.into()).ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+        let (top, height, total) = (read("scrollTop"), read("clientHeight"), read("scrollHeight"));
+        // The header counts as about two rows: slot s holds row s − 2.
+        let slots = rows.with_untracked(|(f, _)| f.len()) as f64 + 2.0;
+        if total > 0.0 {
+            let row = |y: f64, round: fn(f64) -> f64| (round(y / total * slots) as usize).saturating_sub(2);
+            let (first, last) = (row(top, f64::floor).saturating_sub(ROW_MARGIN), row(top + height, f64::ceil) + ROW_MARGIN);
+            if shown_rows.get_untracked() != (first, last) {
+                shown_rows.set((first, last));
+            }
+        }
+    };
+    let selected = Selector::new(move || plane.get());
+    // Arrow keys, Home and End move the selection through the rows, and the focus with it.
+    let row_keys = move |ev: leptos::ev::KeyboardEvent| {
+        let (current, last) = (plane.get_untracked(), inv_freq.with_untracked(|f| f.as_ref().map_or(0, Vec::len)).saturating_sub(1));
+        let next = match ev.key().as_str() {
+            "ArrowDown" => (current + 1).min(last),
+            "ArrowUp" => current.saturating_sub(1),
+            "Home" => 0,
+            "End" => last,
+            _ => return,
+        };
+        ev.prevent_default();
+        lab.apply(Change::Plane(next as i64));
+        // Focus the new row once its tab stop has moved to it.
+        request_animation_frame(move || {
+            let row = table
+                .get_untracked()
+                .and_then(|table| table.query_selector(&format!("[data-plane='{next}']")).ok().flatten())
+                .and_then(|button| button.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(row) = row {
+                let _ = row.focus();
+            }
+        });
+    };
+    let csv = move || {
+        let context = context.get_untracked() as f64;
+        inv_freq.with_untracked(|f| {
+            csv_text(
+                &["plane", "theta_rad_per_token", "wavelength_tokens", "turns_within_context"],
+                f.iter()
+                    .flatten()
+                    .enumerate()
+                    .map(|(i, theta)| vec![i as f64, *theta, wavelength(*theta).unwrap_or(0.0), turns_within(*theta, context)]),
+            )
+        })
+    };
+
+    view! {
+        <WidgetCard id=ID title=TITLE explain="Plane i turns by θᵢ = b^(−2i/d) radians per token, once every 2π/θᵢ = 2π·b^(2i/d) tokens (its \
+            wavelength). Plane 0 turns once every 2π ≈ 6.3 tokens; the last plane, i = d/2 − 1, once every \
+            2π·b^(1−2/d) tokens: with b = 10,000, 75% of 2π·b at d = 64 and only 10% at d = 8. Context-extension methods (PI, NTK, \
+            YaRN, Llama 3) lengthen wavelengths beyond that. Planes whose wavelength exceeds the context never \
+            complete a turn inside it.">
+            <Formula math=formulas::FREQUENCIES />
+            <div class="control context-control">
+                <label for="context-slider">"context length (tokens) " <span class="unit">"(orig, log scale)"</span></label>
+                <div class="control-row">
+                    <Slider id="context-slider".to_string() step="0.5"
+                        min=CONTEXT_LOG2.0.to_string() max=CONTEXT_LOG2.1.to_string()
+                        aria_valuetext=Signal::derive(move || format!("{} tokens", context.get()))
+                        value=Signal::derive(move || (context.get() as f64).log2().to_string())
+                        on_value=move |log2: f64| lab.apply(Change::Orig(2f64.powf(log2).round() as i64)) />
+                    <NumberField lab param=&param::ORIG aria_label="context, exact" step="1"
+                        value=Signal::derive(move || context.get().to_string()) />
+                </div>
+            </div>
+            <canvas class="chart" node_ref=canvas role="img"
+                aria-label=move || {
+                    let (turning, still) = counts.get();
+                    let fastest = inv_freq.with(|f| f.as_ref().and_then(|f| f.first().copied()).and_then(wavelength));
+                    format!(
+                        "Wavelength (left, log scale) and frequency θᵢ (right, log scale) of each of {} planes, from {} tokens (plane 0) to {} tokens (the slowest); {turning} of them turn once within the context of {} tokens, {still} never do",
+                        turning + still,
+                        fastest.map_or_else(|| "—".to_string(), short_number),
+                        slowest.get().map_or_else(|| "—".to_string(), short_number),
+                        context.get()
+                    )
+                }></canvas>
+            <ChartLegend entries=Memo::new(move |_| chart.with(|c| c.legend(&style.get()))) />
+            <div class="readouts">
+                <Readout testid="planes-turning" label="planes that turn within the context" integer=true
+                    value=Signal::derive(move || Some(counts.get().0 as f64))
+                    text=Signal::derive(move || format!("{} of {}", counts.get().0, counts.get().0 + counts.get().1))
+                    hint=move || format!("{} never complete a turn in {} tokens", counts.get().1, context.get()) />
+                <Readout testid="slowest-wavelength" label="slowest wavelength (tokens)" value=slowest
+                    hint=slowest_hint />
+            </div>
+            <ExportButtons canvas name="frequencies" csv />
+            <div class="period-table" tabindex="0" role="region" aria-label="period table" node_ref=table on:scroll=on_scroll>
+                <table>
+                    <caption class="visually-hidden">"Each plane's frequency, wavelength and turns within the context"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"plane"</th>
+                            <th scope="col">"θᵢ " <span class="unit">"rad/token"</span></th>
+                            // A soft hyphen: on a phone the word breaks as wave-length instead of overflowing.
+                            <th scope="col">"wave\u{ad}length " <span class="unit">"tokens"</span></th>
+                            <th scope="col">"turns in context"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        // One row per plane, kept (hidden past the last plane): a step of base or
+                        // the context rewrites only the cells' text, a change of plane two rows' marks.
+                        {indexed(move || rows.with(|(f, _)| f.len()), move |i, active| view! {
+                            <PeriodRow i active rows shown=shown_rows.read_only() selected=selected.clone() on_click=move |_| lab.apply(Change::Plane(i as i64)) on_key=row_keys />
+                        })}
+                    </tbody>
+                </table>
+            </div>
+        </WidgetCard>
+    }
+}
+
+/// What the period table's rows show: the inverse frequencies and the context length.
+type Rows = (Vec<f64>, f64);
+
+/// One row of the period table: plane `i`'s θᵢ, wavelength and turns within the context, from
+/// `rows` (the frequencies and the context), marked when `i` is the selected plane; hidden, and
+/// deaf to `rows`, while not `active`; its numbers wait while it is outside `shown`.
+#[component]
+fn PeriodRow(
+    i: usize,
+    active: Signal<bool>,
+    rows: Memo<Rows>,
+    shown: ReadSignal<(usize, usize)>,
+    selected: Selector<usize>,
+    on_click: impl Fn(leptos::ev::MouseEvent) + 'static,
+    on_key: impl Fn(leptos::ev::KeyboardEvent) + 'static,
+) -> impl IntoView {
+    let near = Memo::new(move |_| shown.with(|(first, last)| (*first..=*last).contains(&i)));
+    // Plane i's numbers, read so that only a row near the box's view follows `rows`: far from
+    // it, a step does not wake the row, which shows the numbers of when it last was near (the
+    // same holding back as `while_in_view`, without a memo of texts per row: 0.9 KB less).
+    let read = move |f: &dyn Fn(&Rows) -> Option<(f64, f64)>| if near.get() { rows.with(f) } else { rows.with_untracked(f) };
+    let numbers =
+        move || active.get().then(|| read(&|(f, context)| f.get(i).map(|theta| (*theta, turns_within(*theta, *context))))).flatten();
+    // The three cells follow the row's numbers in one update (cells have no attributes, so
+    // rebuilding them only sets the texts that changed).
+    let cells = move || {
+        let [theta, wavelength, turns] = numbers()
+            .map(|(theta, turns)| {
+                [short_number(theta), wavelength(theta).map_or_else(|| "no turn".to_string(), short_number), short_number(turns)]
+            })
+            .unwrap_or_default();
+        view! { <td>{theta}</td><td>{wavelength}</td><td>{turns}</td> }
+    };
+    let no_turn = move || numbers().is_some_and(|(_, turns)| turns < 1.0);
+    // One subscription to the selection per row: it wakes only the rows that gain or lose it.
+    let is_selected = Memo::new(move |_| selected.selected(&i));
+    view! {
+        <tr class:selected=is_selected class:no-turn=no_turn hidden=move || !active.get()>
+            <th scope="row">
+                <button type="button" class="row-select" data-plane=i
+                    aria-pressed=move || is_selected.get().to_string()
+                    // One tab stop for the whole table: the selected row's.
+                    tabindex=move || if is_selected.get() { "0" } else { "-1" }
+                    on:click=on_click on:keydown=on_key>
+                    {i}
+                </button>
+            </th>
+            {cells}
+        </tr>
+    }
+}

@@ -1,0 +1,382 @@
+//! The score heatmap (`data-widget="heatmap"`): q_m · k_n over a 256 × 256 window of positions
+//! around the current m and n. With RoPE every diagonal is one colour (the score depends only on
+//! n − m); without rotation the map is flat; with sinusoidal encodings added to q and k the
+//! stripes blur, because the cross terms depend on m and n themselves.
+
+mod cells;
+
+use crate::charts::format::{fixed, short_number, whole_number};
+use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, HeatmapFrame};
+use crate::dom::backend::MeasuredCanvas;
+use crate::dom::canvas::{context_2d, pointer_offset, use_canvas_frames};
+use crate::dom::size::{use_in_view, while_in_view};
+use crate::lab::{use_chart_style, use_lab};
+use crate::rope::{frequencies, score_diagonals, score_window, HeatmapMode, Rotary, ScalingMethod, MAX_POSITION};
+use crate::state::{fmt_f64, Change};
+use crate::ui::card::WidgetCard;
+use crate::ui::export::{csv_text, ExportButtons};
+use cells::Scores;
+use leptos::ev;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::IntoDrawingArea;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
+
+/// The chapter's id (`embed=heatmap`, `data-widget`): never changes meaning once published.
+pub const ID: &str = "heatmap";
+/// Its title, the heading of its card and its line in the table of contents.
+pub const TITLE: &str = "The score for every pair of positions: none, added, rotated";
+
+/// Rows and columns of the window.
+const WINDOW: usize = 256;
+
+/// How close to the window's edge (m, n) may come before the window recentres on it.
+const MARGIN: i64 = 32;
+
+/// The first m and n of the window: kept while (m, n) stays at least `margin` cells inside it,
+/// so that moving a slider moves only the marker, else centred on (m, n) where possible.
+fn window_origin(previous: Option<(i64, i64)>, m: i64, n: i64, margin: i64) -> (i64, i64) {
+    let size = WINDOW as i64;
+    let start = |p: i64| (p - size / 2).clamp(0, MAX_POSITION + 1 - size);
+    let keep = |origin: i64, p: i64| {
+        let inside = p - origin;
+        (inside >= margin || origin == 0) && (inside < size - margin || origin == MAX_POSITION + 1 - size) && (0..size).contains(&inside)
+    };
+    match previous {
+        Some((m0, n0)) if keep(m0, m) && keep(n0, n) => (m0, n0),
+        _ => (start(m), start(n)),
+    }
+}
+
+/// The heatmap with its mode, hover readout and export.
+#[component]
+pub fn HeatmapWidget() -> impl IntoView {
+    let lab = use_lab();
+    let style = use_chart_style();
+    let mode = lab.select(|s| s.heatmap);
+    let positions = lab.select(|s| (s.m, s.n));
+    // (m, n) placed by a click or a key on the map: the window holds still for it, so the cell
+    // stays under the pointer (a slider near the edge recentres the window, a click does not).
+    let placed = StoredValue::new(None::<(i64, i64)>);
+    let origin = Memo::new(move |previous: Option<&(i64, i64)>| {
+        let (m, n) = positions.get();
+        let margin = if placed.get_value() == Some((m, n)) { 0 } else { MARGIN };
+        window_origin(previous.copied(), m, n, margin)
+    });
+    let vectors = lab.vectors;
+    // The base and dimension of the sinusoidal encodings the third mode adds.
+    let params = lab.select_derived(|d| d.params);
+    // With context extension on, the map can show the original θᵢ instead (`unscaled=1`): what
+    // the model would do beyond orig without it.
+    let scaled = lab.select(|s| s.scaling != ScalingMethod::None);
+    let unscaled = lab.select(|s| (s.unscaled && s.scaling != ScalingMethod::None).then(|| (s.unscaled_params(), s.layout)));
+    // The scores of the `size` × `size` window at `origin`: one evaluation per distinct distance
+    // (and per position for the sinusoidal cross terms), kept per distance where they can be.
+    let window = move |origin: (i64, i64), size: usize| {
+        let Some(params) = params.get() else { return Scores::Cells(Vec::new()) };
+        let original = unscaled.with(|u| {
+            let (scaling, layout) = u.as_ref()?;
+            Some(Rotary::new(*layout, &frequencies(params, scaling).ok()?))
+        });
+        let mode = mode.get();
+        vectors.with(|v| {
+            let Some(v) = v.as_ref() else { return Scores::Cells(Vec::new()) };
+            let rotary = original.as_ref().unwrap_or(&v.rotary);
+            match score_diagonals(rotary, &v.q, &v.k, origin, size, mode) {
+                Some(diagonals) => Scores::Diagonals(diagonals),
+                None => Scores::Cells(score_window(rotary, &v.q, &v.k, origin, size, mode, params)),
+            }
+        })
+    };
+    let cells = Memo::new(move |_| window(origin.get(), WINDOW));
+    let limit = Memo::new(move |_| cells.with(|c| heatmap_limit(c.values())));
+    // The cell being read (m, n): under the pointer, tapped, or moved to with the arrow keys.
+    let probe = RwSignal::new(None::<(i64, i64)>);
+    let reading = Memo::new(move |_| {
+        let (m, n) = probe.get()?;
+        let (m0, n0) = origin.get();
+        let score = cells.with(|c| c.at(m - m0, n - n0, WINDOW))?;
+        Some((m, n, score))
+    });
+    let shown_layout = RwSignal::new(None::<crate::charts::HeatmapLayout>);
+
+    let canvas = NodeRef::<Canvas>::new();
+    // The canvas's description follows every step. Near the screen it gives the colour limits
+    // (the whole window's); far from it, only the score at (m, n), computed alone, so that a
+    // slider step does not compute 65,536 cells nobody sees.
+    let in_view = use_in_view(canvas);
+    let description = move || {
+        let (m, n) = positions.get();
+        let (m0, n0) = origin.get();
+        let head = format!("Heatmap of the score for m from {m0} and n from {n0}, {WINDOW} cells each; diverging colours");
+        if in_view.get() {
+            let here = cells.with(|c| c.at(m - m0, n - n0, WINDOW)).map_or_else(|| "—".to_string(), short_number);
+            let limit = short_number(limit.get());
+            format!("{head}, purple negative down to −{limit}, green positive up to {limit}. At m = {m}, n = {n}: {here}")
+        } else {
+            let here = window((m, n), 1).at(0, 0, 1).map_or_else(|| "—".to_string(), short_number);
+            format!("{head}, purple negative, green positive. At m = {m}, n = {n}: {here}")
+        }
+    };
+    // The frame (axes, colour bar) is redrawn only when the window moves or the theme or size
+    // changes; the cells are a 256 × 256 canvas of their own over the plot square, scaled by
+    // the browser, so that a step of base or d writes 65,536 pixels and no more; the limits
+    // are text over the frame (issue 9).
+    let canvas_size = use_canvas_frames(
+        canvas,
+        move || (HeatmapFrame { origin: origin.get(), size: WINDOW, limit: None }, style.get()),
+        |width, _| Some(heatmap_layout(width).height()),
+        move |surface, (frame, style), size| {
+            let layout = heatmap_layout(size.width);
+            shown_layout.set(Some(layout));
+            // The frame's margins are laid out for ordinary type: no presenter magnification.
+            let style = style.magnified(1.0).with_scale(size.ratio);
+            let _ = draw_heatmap_frame(&surface.backend().into_drawing_area(), frame, &layout, &style);
+        },
+    );
+    let cells_canvas = NodeRef::<Canvas>::new();
+    let latest_pixels = StoredValue::new_local(None::<cells::Pixels>);
+    Effect::new(move |_| {
+        if !in_view.get() {
+            return;
+        }
+        let pixels = cells.with(|c| cells::pixels(c, limit.get(), WINDOW));
+        let waiting = latest_pixels.with_value(Option::is_some);
+        latest_pixels.set_value(Some(pixels));
+        // Reading the node ref also runs this again once the canvas is mounted.
+        if cells_canvas.get().is_none() || waiting {
+            return;
+        }
+        request_animation_frame(move || {
+            let Some(Some(pixels)) = latest_pixels.try_update_value(Option::take) else {
+                return; // gone, or drawn already
+            };
+            let Some(Some(element)) = cells_canvas.try_get_untracked() else { return };
+            cells::draw(&element, pixels, WINDOW);
+        });
+    });
+    // The limits as last drawn: out of view they wait with the cells (reading `limit` would
+    // compute the whole window on every step of base).
+    let shown_limit = Memo::new(move |last: Option<&Option<f64>>| if in_view.get() { Some(limit.get()) } else { last.copied().flatten() });
+    let limit_label = move |t: f64| {
+        let (layout, limit) = (shown_layout.get()?, shown_limit.get()?);
+        Some((fixed(layout.legend_label_x(), 1) + "px", fixed(layout.legend_label_y(t), 1) + "px", short_number(t * limit)))
+    };
+    let limit_labels = [1.0, 0.0, -1.0].map(|t| {
+        view! {
+            <span class="heatmap-limit" aria-hidden="true" hidden=move || shown_layout.with(Option::is_none)
+                style:left=move || limit_label(t).map(|l| l.0) style:top=move || limit_label(t).map(|l| l.1)>
+                {move || limit_label(t).map(|l| l.2)}
+            </span>
+        }
+    });
+    let square = move |pick: fn(&crate::charts::HeatmapLayout) -> f64| move || shown_layout.get().map(|l| fixed(pick(&l), 1) + "px");
+    // The PNG: the frame with its limits written in, and the cells scaled into it.
+    let picture = move || -> Option<String> {
+        let (element, cells_element) = (canvas.get_untracked()?, cells_canvas.get_untracked()?);
+        let (css_width, _) = canvas_size.get_untracked();
+        let ratio = element.width() as f64 / css_width.max(1.0);
+        let layout = heatmap_layout(css_width);
+        let copy: HtmlCanvasElement = document().create_element("canvas").ok()?.dyn_into().ok()?;
+        copy.set_width(element.width());
+        copy.set_height(element.height());
+        let frame = HeatmapFrame { origin: origin.get_untracked(), size: WINDOW, limit: Some(limit.get_untracked()) };
+        let style = style.get_untracked().magnified(1.0).with_scale(ratio);
+        draw_heatmap_frame(&MeasuredCanvas::new(copy.clone())?.into_drawing_area(), &frame, &layout, &style).ok()?;
+        let context = context_2d(&copy)?;
+        context.set_image_smoothing_enabled(false);
+        let (x, y, side) = (layout.left * ratio, layout.top * ratio, layout.side * ratio);
+        context.draw_image_with_html_canvas_element_and_dw_and_dh(&cells_element, x, y, side, side).ok()?;
+        copy.to_data_url().ok()
+    };
+    // Rings over the current (m, n) and over the cell being read, at their centres in CSS
+    // pixels on the drawn layout; None while the cell is outside the window.
+    let place = move |cell: Option<(i64, i64)>| {
+        let layout = shown_layout.get()?;
+        let ((m, n), (m0, n0)) = (cell?, origin.get());
+        let (row, col) = (m - m0, n - n0);
+        let inside = (0..WINDOW as i64).contains(&row) && (0..WINDOW as i64).contains(&col);
+        inside.then(|| {
+            let x = layout.left + (col as f64 + 0.5) / WINDOW as f64 * layout.side;
+            let y = layout.top + (row as f64 + 0.5) / WINDOW as f64 * layout.side;
+            (x, y)
+        })
+    };
+    // Moved only near the screen, like the map under them (a step of m or n far away left
+    // two path writes a step).
+    let marker = while_in_view(in_view, move || place(Some(positions.get())));
+    let probe_marker = while_in_view(in_view, move || place(probe.get().filter(|p| *p != positions.get())));
+
+    let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64)> {
+        let layout = heatmap_layout(canvas_size.get_untracked().0);
+        let (x, y) = pointer_offset(ev);
+        let (row, col) = layout.cell_at(x, y, WINDOW)?;
+        let (m0, n0) = origin.get_untracked();
+        Some((m0 + row as i64, n0 + col as i64))
+    };
+    let move_here = move |(m, n): (i64, i64)| {
+        placed.set_value(Some((m, n)));
+        lab.edit(|s| s.move_to(m, n));
+    };
+    // On a touch screen a tap has no hover: the first tap on a cell reads it, a second tap on
+    // the same cell moves m and n there. A mouse reads on hover and moves on click.
+    // The click acts on the cell the pointer went down on: pointer events carry fractional
+    // offsets, click events rounded ones, which near a cell's edge (cells are about a pixel
+    // wide) named the neighbouring cell.
+    let touch_armed = StoredValue::new(None::<bool>);
+    let pressed = StoredValue::new(None::<(i64, i64)>);
+    let on_pointer_down = move |ev: ev::PointerEvent| {
+        let cell = cell_at(&ev);
+        let touch = ev.pointer_type() != "mouse";
+        touch_armed.set_value(touch.then(|| cell.is_some() && probe.get_untracked() == cell));
+        pressed.set_value(cell);
+        probe.set(cell);
+    };
+    let on_click = move |ev: ev::MouseEvent| {
+        let Some(cell) = pressed.get_value().or_else(|| cell_at(&ev)) else { return };
+        pressed.set_value(None);
+        if touch_armed.get_value() == Some(false) {
+            return; // a first tap: read only
+        }
+        probe.set(Some(cell));
+        move_here(cell);
+    };
+    // The keyboard: arrows move the cell being read (Shift: 16 cells), Enter or Space moves m
+    // and n there, Escape stops reading.
+    let on_key = move |ev: ev::KeyboardEvent| {
+        let step = if ev.shift_key() { 16 } else { 1 };
+        let (dm, dn) = match ev.key().as_str() {
+            "ArrowUp" => (-step, 0),
+            "ArrowDown" => (step, 0),
+            "ArrowLeft" => (0, -step),
+            "ArrowRight" => (0, step),
+            "Enter" | " " => {
+                if let Some(cell) = probe.get_untracked() {
+                    ev.prevent_default();
+                    move_here(cell);
+                }
+                return;
+            }
+            "Escape" => {
+                probe.set(None);
+                return;
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        let (m, n) = probe.get_untracked().unwrap_or_else(|| positions.get_untracked());
+        let (m0, n0) = origin.get_untracked();
+        let last = WINDOW as i64 - 1;
+        probe.set(Some(((m + dm).clamp(m0, m0 + last), (n + dn).clamp(n0, n0 + last))));
+    };
+    let csv = move || {
+        let (m0, n0) = origin.get_untracked();
+        cells.with_untracked(|c| {
+            csv_text(
+                &["m", "n", "score"],
+                c.grid(WINDOW)
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| vec![(m0 + (i / WINDOW) as i64) as f64, (n0 + (i % WINDOW) as i64) as f64, *s]),
+            )
+        })
+    };
+
+    view! {
+        <WidgetCard id=ID title=TITLE explain="Each cell is the score of q at position m (row) and k at position n (column), in a \
+            256 × 256 window around the current m and n. Compare the three ways, in order.">
+            <div class="chart-controls" role="radiogroup" aria-label="heatmap shows">
+                {HeatmapMode::ALL
+                    .into_iter()
+                    .map(|value| view! {
+                        <label class="toolbar-field">
+                            <input type="radio" name="heatmap-mode" prop:checked=move || mode.get() == value
+                                on:change=move |_| lab.apply(Change::Heatmap(value)) />
+                            " " {value.label()}
+                        </label>
+                    })
+                    .collect_view()}
+            </div>
+            <p class="explain heatmap-mode-note">{move || match mode.get() {
+                HeatmapMode::Unrotated => "No position: q·k is the same number in every cell. Attention cannot tell near from far.",
+                HeatmapMode::Sinusoidal => "Sinusoids added: (q + PE(m))·(k + PE(n)). With PE added straight to q and k (projections taken as the identity), its PE(m)·PE(n) term depends on n − m alone, but q·PE(n) and PE(m)·k depend on m and n separately: blurred, uneven stripes.",
+                HeatmapMode::Rotated => "RoPE: every diagonal (fixed n − m) is one colour. The score depends only on the distance.",
+            }}</p>
+            <label class="toolbar-field" hidden=move || !scaled.get()>
+                <input type="checkbox" prop:checked=move || unscaled.get().is_some()
+                    on:change=move |ev| lab.apply(Change::Unscaled(event_target_checked(&ev))) />
+                " original θᵢ, without context extension (m and n past orig: what the model was never trained on)"
+            </label>
+            <div class="heatmap-layers">
+            <canvas
+                class="heatmap-canvas"
+                node_ref=canvas
+                role="img"
+                aria-label=description
+                tabindex="0"
+                aria-describedby="heatmap-hover"
+                on:pointermove=move |ev: ev::PointerEvent| {
+                    if ev.pointer_type() == "mouse" {
+                        probe.set(cell_at(&ev));
+                    }
+                }
+                on:pointerdown=on_pointer_down
+                on:pointerleave=move |ev: ev::PointerEvent| {
+                    if ev.pointer_type() == "mouse" {
+                        probe.set(None);
+                    }
+                }
+                on:click=on_click
+                on:keydown=on_key
+            ></canvas>
+            <canvas class="heatmap-cells" node_ref=cells_canvas width=WINDOW height=WINDOW aria-hidden="true"
+                hidden=move || shown_layout.with(Option::is_none)
+                style:left=square(|l| l.left) style:top=square(|l| l.top) style:width=square(|l| l.side) style:height=square(|l| l.side)></canvas>
+            {limit_labels}
+            // The rings are shapes in one SVG over the map, moved by their coordinates: a step
+            // of m or n repaints a ring in place. (An element moved over the map's canvas, by
+            // left/top or by a transform, had Chromium lay out the composited layers again on
+            // every step: about 0.5 ms of main thread.)
+            <svg class="heatmap-rings" aria-hidden="true">
+                <g class="heatmap-marker">
+                    <path class="ring-halo" d=move || ring(marker.get(), 8.0, false)></path>
+                    <path class="ring-line" d=move || ring(marker.get(), 6.0, false)></path>
+                </g>
+                <g class="heatmap-marker heatmap-probe">
+                    <path class="ring-halo" d=move || ring(probe_marker.get(), 8.0, true)></path>
+                    <path class="ring-line" d=move || ring(probe_marker.get(), 6.0, true)></path>
+                </g>
+            </svg>
+            </div>
+            <p class="hover-readout" class:hint=move || reading.with(Option::is_none) data-testid="heatmap-hover" id="heatmap-hover" aria-live="polite"
+                data-m=move || reading.get().map(|(m, _, _)| m.to_string())
+                data-n=move || reading.get().map(|(_, n, _)| n.to_string())
+                data-value=move || reading.get().map(|(_, _, score)| fmt_f64(score))>
+                {move || match reading.get() {
+                    Some((m, n, score)) => format!(
+                        "m = {}, n = {}, n − m = {}: score {}",
+                        whole_number(m), whole_number(n), whole_number(n - m), short_number(score)
+                    ),
+                    None => "Hover a cell to read it, click to move m and n there. On a touch screen: tap to read, \
+                             tap again to move. Keyboard: arrow keys read, Enter moves."
+                        .to_string(),
+                }}
+            </p>
+            <ExportButtons canvas name="heatmap" csv picture=Callback::new(move |()| picture()) />
+        </WidgetCard>
+    }
+}
+
+/// The outline of a ring of radius `r` around `centre` (a square of half side `r` when
+/// `square`), in CSS pixels to a tenth; nothing while the ring is hidden.
+fn ring(centre: Option<(f64, f64)>, r: f64, square: bool) -> String {
+    let Some((x, y)) = centre else { return String::new() };
+    let (left, side) = (fixed(x - r, 1), fixed(2.0 * r, 1));
+    if square {
+        format!("M{left} {}h{side}v{side}h-{side}z", fixed(y - r, 1))
+    } else {
+        let r = fixed(r, 1);
+        format!("M{left} {}a{r} {r} 0 1 0 {side} 0a{r} {r} 0 1 0 -{side} 0", fixed(y, 1))
+    }
+}

@@ -1,0 +1,169 @@
+//! The story's table of contents: every chapter, listed once (as egui's demo list) in reading
+//! order, with its id (`embed=<id>`, `data-widget`), its title and how to show it. The full page
+//! shows them in this order, embed mode looks the id up here, and the tests iterate this list,
+//! so a new chapter is one module and one entry. Each chapter owns its `ID` and `TITLE`.
+
+pub mod add_or_rotate;
+pub mod clocks;
+pub mod complex;
+pub mod counting;
+pub mod decay;
+pub mod frequencies;
+pub mod heatmap;
+pub mod layouts;
+pub mod order;
+mod parts;
+pub mod pe_rotation;
+pub mod precision;
+pub mod references;
+pub mod rope2d;
+pub mod scaling;
+pub mod scores;
+
+use crate::lab::FullPage;
+use leptos::html::Section;
+use leptos::prelude::*;
+use parts::{part_view, Part, EMBED_SHEET_SLOT, REFERENCES_SLOT, SHORTCUT_SHEET_SLOT};
+
+/// The chapters in reading order, as the full page shows them: from why attention needs
+/// positions to RoPE's layouts, context extension and its variants, images, and precision at
+/// long positions; the scores last. Each names the part of the split build that holds it.
+pub static WIDGETS: [Widget; 14] = [
+    Widget { id: order::ID, title: order::TITLE, part: Part::Frame, slot: 0 },
+    Widget { id: counting::ID, title: counting::TITLE, part: Part::Opening, slot: 0 },
+    Widget { id: pe_rotation::ID, title: pe_rotation::TITLE, part: Part::Opening, slot: 1 },
+    Widget { id: add_or_rotate::ID, title: add_or_rotate::TITLE, part: Part::Opening, slot: 2 },
+    Widget { id: heatmap::ID, title: heatmap::TITLE, part: Part::Rotation, slot: 0 },
+    Widget { id: clocks::ID, title: clocks::TITLE, part: Part::Rotation, slot: 1 },
+    Widget { id: complex::ID, title: complex::TITLE, part: Part::Rotation, slot: 2 },
+    Widget { id: frequencies::ID, title: frequencies::TITLE, part: Part::Rotation, slot: 3 },
+    Widget { id: decay::ID, title: decay::TITLE, part: Part::Analysis, slot: 0 },
+    Widget { id: layouts::ID, title: layouts::TITLE, part: Part::Analysis, slot: 1 },
+    Widget { id: scaling::ID, title: scaling::TITLE, part: Part::Beyond, slot: 0 },
+    Widget { id: rope2d::ID, title: rope2d::TITLE, part: Part::Beyond, slot: 1 },
+    Widget { id: precision::ID, title: precision::TITLE, part: Part::Beyond, slot: 2 },
+    Widget { id: scores::ID, title: scores::TITLE, part: Part::Beyond, slot: 3 },
+];
+
+/// In the split build, every part: the browser's search of the page (Ctrl+F, ⌘F; the page's
+/// shortcuts call this) should find the chapters a reader has not scrolled to yet. Elsewhere,
+/// nothing.
+pub fn fetch_all() {
+    #[cfg(split)]
+    parts::request_all();
+}
+
+/// In the split build: the focus entering a chapter (the Tab key, a click on a control) fetches
+/// the part of the chapter after it, so that Tab moves on into it rather than past placeholders;
+/// printing fetches every part (the print itself cannot wait: a chapter still on its way says on
+/// paper to print again in a moment). Elsewhere, nothing.
+pub fn fetch_parts_ahead() {
+    #[cfg(split)]
+    {
+        use wasm_bindgen::JsCast;
+        let focus = window_event_listener(leptos::ev::focusin, |event| {
+            let Some(target) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+            let Some(next) = target.closest("section.widget").ok().flatten().and_then(|chapter| chapter.next_element_sibling()) else {
+                return;
+            };
+            if next.class_list().contains("widget-loading") {
+                let id = next.id();
+                parts::request(WIDGETS.iter().find(|w| w.id == id).map_or(Part::Beyond, |w| w.part));
+            }
+        });
+        let print = window_event_listener_untyped("beforeprint", |_| parts::request_all());
+        on_cleanup(move || {
+            focus.remove();
+            print.remove();
+        });
+    }
+}
+
+/// The chapter, once its part's module is here (split build); until then a placeholder with the
+/// chapter's id and title, so the table of contents and a deep link find it. On the full page a
+/// part is fetched as the reader nears its first chapter; an embed fetches its own at once.
+fn chapter(widget: &'static Widget) -> AnyView {
+    let full_page = use_context::<FullPage>().is_some();
+    let heading = format!("{}-title", widget.id);
+    let title = if full_page { widget.page_title() } else { widget.title };
+    let placeholder = move |waiting, status| loading_section(widget.id, heading.clone(), title, waiting, status);
+    part_view(widget.part, widget.slot, full_page, "Loading this chapter…", Box::new(placeholder))
+}
+
+/// A section still on its way: its id and heading already there for the contents and deep links.
+fn loading_section(id: &'static str, heading: String, title: &'static str, waiting: NodeRef<Section>, status: AnyView) -> AnyView {
+    let labelled_by = heading.clone();
+    view! {
+        <section class="widget widget-loading" id=id aria-labelledby=labelled_by aria-busy="true" node_ref=waiting>
+            <div class="widget-head"><h2 id=heading>{title}</h2></div>
+            {status}
+        </section>
+    }
+    .into_any()
+}
+
+/// The page's references, the last section: with the last part of the chapters.
+pub fn references() -> AnyView {
+    part_view(
+        Part::Beyond,
+        REFERENCES_SLOT,
+        true,
+        "Loading the references…",
+        Box::new(|waiting, status| loading_section("references", "references-title".to_string(), "References", waiting, status)),
+    )
+}
+
+/// A dialog's content.
+#[derive(Debug, Clone, Copy)]
+pub enum Sheet {
+    Embed,
+    Shortcuts,
+}
+
+/// A dialog's content: on the full page the part that holds it is on its way from the first
+/// visit; a dialog opened before it arrives says "Loading…" until then (split build).
+pub fn sheet(which: Sheet) -> AnyView {
+    let slot = match which {
+        Sheet::Embed => EMBED_SHEET_SLOT,
+        Sheet::Shortcuts => SHORTCUT_SHEET_SLOT,
+    };
+    part_view(Part::Beyond, slot, false, "Loading…", Box::new(|_, status| status))
+}
+
+/// One chapter of the table of contents.
+pub struct Widget {
+    /// Its id in `embed=` and `data-widget`; never changes meaning once published.
+    pub id: &'static str,
+    /// Its title, the heading of its card.
+    pub title: &'static str,
+    /// The part of the split build that holds it, and its place there.
+    part: Part,
+    slot: u8,
+}
+
+impl Widget {
+    /// The widget, reading the shared state from context.
+    pub fn view(&'static self) -> AnyView {
+        chapter(self)
+    }
+
+    /// Its heading on the full page, where the scores chapter shows only the numbers (the
+    /// rotation lab shows the scores there): the table of contents names it so.
+    pub fn page_title(&self) -> &'static str {
+        if self.id == scores::ID {
+            scores::PAGE_TITLE
+        } else {
+            self.title
+        }
+    }
+}
+
+/// The widget with id `id`.
+pub fn find(id: &str) -> Option<&'static Widget> {
+    WIDGETS.iter().find(|w| w.id == id)
+}
+
+/// Every id, in order (for `embed=` validation and its notice).
+pub fn ids() -> Vec<&'static str> {
+    WIDGETS.iter().map(|w| w.id).collect()
+}

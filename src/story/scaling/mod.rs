@@ -1,0 +1,426 @@
+//! The context-extension chapter (`data-widget="scaling"`): a real model's settings (presets and
+//! pasted configs), each method's parameters named as configs name them, what the method does
+//! to every plane's wavelength against the original and target contexts, which planes would see
+//! angles they never saw in training, the attention factor, and the settings back as Python.
+
+mod charts;
+mod wavelength_chart;
+
+use crate::lab::use_lab;
+use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
+use crate::state::config::read_config;
+use crate::state::param::{self, Param};
+use crate::state::presets::PRESETS;
+use crate::state::Change;
+use crate::ui::card::WidgetCard;
+use crate::ui::controls::NumberField;
+use crate::ui::field::key_label;
+use crate::ui::readout::Readout;
+use charts::{CompareChart, CompareFacts, Comparison, PlaneAngles};
+use leptos::prelude::*;
+use wavelength_chart::WavelengthChart;
+
+/// The chapter's id (`embed=scaling`, `data-widget`): never changes meaning once published.
+pub const ID: &str = "scaling";
+/// Its title, the heading of its card and its line in the table of contents.
+pub const TITLE: &str = "Stretching the context: PI, NTK, YaRN, Llama 3, LongRoPE on real models";
+
+/// One sentence per method: where it comes from and what it trades.
+fn method_note(method: ScalingMethod) -> &'static str {
+    match method {
+        ScalingMethod::None => "Plain RoPE: θᵢ = b^(−2i/d). Beyond the trained context the slow planes turn to angles the model never saw.",
+        ScalingMethod::Linear => "Position interpolation (Chen et al. 2023; kaiokendev): every θᵢ is divided by the factor, so positions up to factor × orig land on angles seen in training, but neighbouring tokens move closer in every plane: short-range detail blurs.",
+        ScalingMethod::Ntk => "NTK-aware scaling (bloc97, 2023): a larger base, b·factor^(d/(d−2)), so the fastest plane keeps its frequency and the slowest is divided by the factor, with a geometric blend between. No fine-tuning needed, but middle planes still extrapolate a little.",
+        ScalingMethod::Dynamic => "Dynamic NTK (emozilla's “Dynamically Scaled RoPE”, 2023; transformers' \"dynamic\"): the NTK base change with a scale that grows with the current sequence length seq_len, so text within max_position_embeddings is not scaled at all. Its frequencies change as the text grows, which is at odds with a cache of rotated keys. Shown here at seq_len = the target.",
+        ScalingMethod::Yarn => "YaRN (Peng et al. 2023; DeepSeek, Qwen): planes that turn more than beta_fast times within orig keep their frequency, planes that turn fewer than beta_slow times are interpolated, a linear ramp in between; and an attention factor 0.1·ln(factor) + 1 that sharpens the softmax again.",
+        ScalingMethod::Llama3 => "Llama 3.1 (Meta, 2024): wavelengths shorter than orig / high_freq_factor keep their frequency, longer than orig / low_freq_factor are divided by the factor, with a smooth blend between. The same idea as YaRN's ramp, by wavelength.",
+        ScalingMethod::LongRope => "LongRoPE (Ding et al. 2024; Phi-3): a searched factor for every plane, short_factor while seq_len is within original_max_position_embeddings and long_factor beyond, and the attention factor √(1 + ln(factor)/ln(orig)). The pictures here are at seq_len = the target, so long_factor; the page's readouts use seq_len.",
+        ScalingMethod::Proportional => "p-RoPE (Barbero et al. 2024): keep only the fastest fraction of the planes (partial_rotary_factor) at their usual exponents and drop the lowest frequencies, which carry little position and mostly act as semantic channels; the factor divides what remains.",
+    }
+}
+
+/// The parameters a method reads beside the contexts, as (param, label named as configs name
+/// it, element id). partial_rotary_factor applies to every method.
+/// Every field of [`method_params`], once, in the order they show.
+static ALL_FIELDS: [(&Param, &str, &str); 9] = [
+    (&param::FACTOR, "factor", "scaling-factor"),
+    (&param::SEQ, "seq_len (current length)", "scaling-seq"),
+    (&param::BETA_FAST, "beta_fast", "scaling-beta-fast"),
+    (&param::BETA_SLOW, "beta_slow", "scaling-beta-slow"),
+    (&param::MSCALE, "mscale", "scaling-mscale"),
+    (&param::MSCALE_ALL_DIM, "mscale_all_dim", "scaling-mscale-all-dim"),
+    (&param::LOW_FREQ, "low_freq_factor", "scaling-low-freq"),
+    (&param::HIGH_FREQ, "high_freq_factor", "scaling-high-freq"),
+    (&param::PARTIAL, "partial_rotary_factor", "scaling-partial"),
+];
+
+fn method_params(method: ScalingMethod) -> &'static [(&'static Param, &'static str, &'static str)] {
+    type Field = (&'static Param, &'static str, &'static str);
+    static PLAIN: [Field; 1] = [(&param::PARTIAL, "partial_rotary_factor", "scaling-partial")];
+    static SIMPLE: [Field; 2] = [(&param::FACTOR, "factor", "scaling-factor"), PLAIN[0]];
+    static BY_LENGTH: [Field; 3] = [SIMPLE[0], (&param::SEQ, "seq_len (current length)", "scaling-seq"), PLAIN[0]];
+    static YARN: [Field; 6] = [
+        SIMPLE[0],
+        (&param::BETA_FAST, "beta_fast", "scaling-beta-fast"),
+        (&param::BETA_SLOW, "beta_slow", "scaling-beta-slow"),
+        (&param::MSCALE, "mscale", "scaling-mscale"),
+        (&param::MSCALE_ALL_DIM, "mscale_all_dim", "scaling-mscale-all-dim"),
+        PLAIN[0],
+    ];
+    static LLAMA3: [Field; 4] = [
+        SIMPLE[0],
+        (&param::LOW_FREQ, "low_freq_factor", "scaling-low-freq"),
+        (&param::HIGH_FREQ, "high_freq_factor", "scaling-high-freq"),
+        PLAIN[0],
+    ];
+    match method {
+        ScalingMethod::None => &PLAIN[..],
+        ScalingMethod::Linear | ScalingMethod::Ntk | ScalingMethod::Proportional => &SIMPLE,
+        ScalingMethod::Dynamic | ScalingMethod::LongRope => &BY_LENGTH,
+        ScalingMethod::Yarn => &YARN,
+        ScalingMethod::Llama3 => &LLAMA3,
+    }
+}
+
+/// Points of the score comparison's curves.
+const COMPARE_SAMPLES: usize = 240;
+
+const EXAMPLE: &str = r#"{"rope_theta": 500000.0, "head_dim": 128, "max_position_embeddings": 131072,
+ "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                  "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}"#;
+
+#[component]
+pub fn ScalingWidget() -> impl IntoView {
+    let lab = use_lab();
+    let method = lab.select(|s| s.scaling);
+    let preset = lab.select(|s| s.preset);
+    let contexts = lab.select(|s| (s.orig, s.target_context()));
+    let attention = lab.select_derived(|d| d.frequencies.attention_factor);
+    // Every plane before and after, over orig and the target context. Only the model's
+    // settings feed it: moving m or n (every slider step) recomputes nothing here.
+    let model = lab.select(|s| (s.base, s.dim, s.layout, s.target_context(), s.scaling_params()));
+    // Method B and xPos, for the score comparison.
+    let versus = lab.select(|s| (s.scaling_params_b(), s.xpos.then_some(s.scale_base), s.unscaled_params()));
+    // At the target context: LongRoPE and dynamic NTK depend on the current length, so the
+    // chapter's pictures take seq_len = the target (LongRoPE's long_factor).
+    let after = Memo::new(move |_| {
+        model.with(|(base, dim, _, target, scaling)| {
+            let params = RopeParams::new(*base, *dim).ok()?;
+            let at_target = ScalingParams { seq_len: (*target).max(scaling.seq_len), ..scaling.clone() };
+            frequencies(params, &at_target).ok().map(|f| f.inv_freq)
+        })
+    });
+    // Before: the same head unscaled (p-RoPE's dropped planes stay dropped).
+    let before = Memo::new(move |_| {
+        let params = model.with(|(base, dim, ..)| RopeParams::new(*base, *dim).ok())?;
+        versus.with(|(_, _, plain)| frequencies(params, plain).ok().map(|f| f.inv_freq))
+    });
+    let planes = Memo::new(move |_| {
+        let (after, before) = (after.get()?, before.get()?);
+        model.with(|(_, _, _, target, scaling)| {
+            Some(stretch(&before, &after, scaling.factor, scaling.original_context as f64, *target as f64))
+        })
+    });
+    // The q = k score against distance, 1 to the target context on a log axis.
+    let comparison = Memo::new(move |_| {
+        let (after, before) = (after.get()?, before.get()?);
+        let (orig, target) = contexts.get();
+        let last = (target.max(orig).max(16)) as f64;
+        let distances: Vec<f64> = (0..=COMPARE_SAMPLES).map(|i| last.powf(i as f64 / COMPARE_SAMPLES as f64)).collect();
+        let params = model.with(|(base, dim, ..)| RopeParams::new(*base, *dim).ok())?;
+        versus.with(|(b, xpos, _)| {
+            let b = b.as_ref().and_then(|b| {
+                let at_target = ScalingParams { seq_len: target.max(b.seq_len), ..b.clone() };
+                let inv_freq = frequencies(params, &at_target).ok()?.inv_freq;
+                Some((mean_cos_by_distance(&inv_freq, &distances), b.method.as_str()))
+            });
+            let original = mean_cos_by_distance(&before, &distances);
+            Some(Comparison {
+                // Without a method (or one that leaves θᵢ as they are) A is the original.
+                a: if after == before { original.clone() } else { mean_cos_by_distance(&after, &distances) },
+                original,
+                xpos: xpos.map(|scale_base| xpos_mean_cos(&before, &distances, scale_base)),
+                b,
+                orig,
+                target,
+                distances,
+            })
+        })
+    });
+    // Without a method, B or xPos: A is the original, the gap 0, A at distance 1 one mean of cos.
+    let facts = Memo::new(move |_| match (versus.with(|(b, x, _)| b.is_none() && x.is_none()), after.get(), before.get()) {
+        (true, Some(after), Some(before)) if after == before => Some(CompareFacts::unchanged(&before, contexts.get().1)),
+        _ => comparison.with(|c| c.as_ref().map(Comparison::facts)),
+    });
+    // B is asked for but has no curve: its frequencies failed (a partial rotary fraction it cannot use).
+    let b_failed = Memo::new(move |_| versus.with(|(b, ..)| b.is_some()) && facts.with(|f| f.as_ref().is_some_and(|f| f.b_name.is_none())));
+    let scaling_b = lab.select(|s| s.scaling_b);
+    // DeepSeek's softmax scale beyond transformers' factor: yarn_get_mscale(factor, mscale_all_dim)².
+    let deepseek_scale = lab.select(|s| {
+        let all_dim = s.mscale_all_dim.filter(|m| *m > 0.0 && s.scaling == ScalingMethod::Yarn)?;
+        let factor = s.effective_factor();
+        let mscale = if factor <= 1.0 { 1.0 } else { 0.1 * all_dim * factor.ln() + 1.0 };
+        Some(mscale * mscale)
+    });
+    let xpos = lab.select(|s| s.xpos);
+    let scale_base = lab.select(|s| crate::state::fmt_number(s.scale_base));
+    // The worst overshoot beyond the angles seen in training, and how many planes overshoot:
+    // with the frequencies in effect, and with the original ones run to the same target.
+    let overshoot = move |plain: bool| {
+        let (orig, target) = contexts.get();
+        planes.with(|p| {
+            p.as_ref().map(|p| {
+                p.iter().filter(|s| s.change != PlaneChange::Still).fold((1.0f64, 0usize), |(worst, count), s| {
+                    let ratio = if plain {
+                        if s.trained_angle < std::f64::consts::TAU {
+                            (target as f64 / orig as f64).max(1.0)
+                        } else {
+                            1.0
+                        }
+                    } else {
+                        s.overshoot()
+                    };
+                    (worst.max(ratio), count + usize::from(ratio > 1.0 + 1e-12))
+                })
+            })
+        })
+    };
+    let scaled_overshoot = Signal::derive(move || overshoot(false));
+    let plain_overshoot = Signal::derive(move || overshoot(true));
+    let overshoot_text = move |v: Option<(f64, usize)>, planes: usize| match v {
+        Some((worst, count)) if count > 0 => {
+            format!("{}× ({count} of {planes} planes)", crate::state::fmt_number((worst * 100.0).round() / 100.0))
+        }
+        Some(_) => format!("none of {planes} planes"),
+        None => "—".to_string(),
+    };
+    let rotating = move || planes.with(|p| p.as_ref().map_or(0, |p| p.iter().filter(|s| s.change != PlaneChange::Still).count()));
+    // Pasting a config.
+    let config_text = RwSignal::new(String::new());
+    let config_report = RwSignal::new(Vec::<(bool, String)>::new());
+    let apply_config = move || {
+        let text = config_text.get_untracked();
+        match read_config(&text) {
+            Err(error) => config_report.set(vec![(true, format!("Not JSON, nothing changed: {error}."))]),
+            Ok(reading) => {
+                let mut notices = Vec::new();
+                lab.write(|s| notices = s.apply_config(&reading));
+                let mut report: Vec<(bool, String)> = Vec::new();
+                report.push((
+                    false,
+                    if reading.read.is_empty() {
+                        "Nothing RoPE Lab reads was found.".to_string()
+                    } else {
+                        format!("Read: {}.", reading.read.join("; "))
+                    },
+                ));
+                report.extend(reading.skipped.into_iter().map(|s| (true, format!("{s}."))));
+                report.extend(notices.into_iter().map(|n| (true, format!("{}.", n.message))));
+                config_report.set(report);
+            }
+        }
+    };
+    let python = Memo::new(move |_| {
+        model.track();
+        lab.state.with_untracked(|s| s.python())
+    });
+
+    view! {
+        <WidgetCard id=ID title=TITLE class="scaling-widget">
+            <p class="explain">
+                "A model trained on orig tokens has seen each plane turn only as far as orig·θᵢ. Run it on longer text and "
+                "the slow planes (those that never completed a turn) reach angles it never saw. Context extension "
+                "changes the frequencies so that they do not: pick a real model or a method and watch every plane."
+            </p>
+            <div class="control-pair">
+                <div class="control">
+                    <label for="preset-select">"model preset"</label>
+                    <select id="preset-select" on:change=move |ev| {
+                        let id = event_target_value(&ev);
+                        if let Some(p) = PRESETS.iter().find(|p| p.id == id) {
+                            lab.apply(Change::Preset(p.id));
+                        }
+                    }>
+                        <option value="" selected=move || preset.get().is_none()>"(your own settings)"</option>
+                        {PRESETS.iter().map(|p| view! {
+                            <option value=p.id selected=move || preset.get() == Some(p.id)>{p.name}</option>
+                        }).collect_view()}
+                    </select>
+                    <span class="control-note">{move || preset.get().and_then(|id| PRESETS.iter().find(|p| p.id == id)).map(|p| format!("from config.json of {}", p.source)).unwrap_or_default()}</span>
+                </div>
+                <MethodSelect id="method-a" label="rope_type (method A)" as_b=false
+                    value=Signal::derive(move || Some(method.get())) />
+            </div>
+            <p class="method-note">{move || method_note(method.get())}</p>
+
+            <div class="scaling-fields">
+                <div class="control">
+                    <label for="scaling-orig">{key_label("original_max_position_embeddings")}</label>
+                    <NumberField lab param=&param::ORIG id="scaling-orig" step="1"
+                        value=Signal::derive(move || contexts.get().0.to_string()) />
+                </div>
+                <div class="control">
+                    <label for="scaling-target">{key_label("max_position_embeddings (target)")}</label>
+                    <NumberField lab param=&param::TARGET id="scaling-target" step="1"
+                        value=Signal::derive(move || contexts.get().1.to_string()) />
+                </div>
+                // Every field exists once and shows where its method reads it (rebuilding the
+                // list on each change of method would recreate fields under the reader's hands).
+                {ALL_FIELDS.iter().map(|&(param, label, id)| {
+                    let value = lab.select(move |s| if param.name == "factor" { crate::state::fmt_number(s.effective_factor()) } else { (param.text)(s) });
+                    // Shown where method A or method B reads it.
+                    let shown = move || {
+                        let reads = |m: ScalingMethod| method_params(m).iter().any(|f| f.2 == id);
+                        reads(method.get()) || scaling_b.get().is_some_and(reads)
+                    };
+                    view! {
+                        <div class="control" hidden=move || !shown()>
+                            <label for=id>{key_label(label)}</label>
+                            <NumberField lab param id=id step="any" value=Signal::derive(move || value.get()) />
+                        </div>
+                    }
+                }).collect_view()}
+            </div>
+            <Show when=move || method.get() == ScalingMethod::LongRope>
+                <ListField param=&param::SHORT_FACTOR label="short_factor (one per rotating plane, comma-separated)" />
+                <ListField param=&param::LONG_FACTOR label="long_factor (one per rotating plane, comma-separated)" />
+            </Show>
+            <WavelengthChart planes=planes method=method contexts=contexts />
+            <PlaneAngles planes />
+
+            <div class="readouts">
+                <Readout testid="scaling-overshoot" label="beyond the angles seen in training, scaled"
+                    value=Signal::derive(move || scaled_overshoot.get().map(|v| v.0))
+                    text=Signal::derive(move || overshoot_text(scaled_overshoot.get(), rotating()))
+                    hint="the slow planes' largest angle within max_position_embeddings over their largest in training" />
+                <Readout testid="scaling-overshoot-plain" label="the same without scaling"
+                    value=Signal::derive(move || plain_overshoot.get().map(|v| v.0))
+                    text=Signal::derive(move || overshoot_text(plain_overshoot.get(), rotating()))
+                    hint="the original θᵢ run to max_position_embeddings: max_position_embeddings / orig" />
+                <Readout testid="scaling-attention-factor" label="attention factor" value=attention
+                    hint="multiplies cos and sin for q and k alike, so the logit q·k by its square" />
+            </div>
+            <p class="explain">
+                "Why YaRN and LongRoPE scale attention: interpolated planes crowd more tokens into the same angles, "
+                "the logits spread less and the softmax grows flatter (more entropy). Multiplying q and k by the "
+                "factor t multiplies every logit by t², sharpening it back. Llama 3, PI and NTK use none (1)."
+            </p>
+            <p class="explain" hidden=move || deepseek_scale.get().is_none()>
+                {move || deepseek_scale.get().map(|s| format!(
+                    "With mscale_all_dim set, as in DeepSeek-V2 and V3, transformers' factor is a ratio of two mscales; \
+                     DeepSeek's attention code also multiplies its softmax scale by mscale(factor, mscale_all_dim)² = {}.",
+                    crate::charts::format::short_number(s)))}
+            </p>
+
+            <h3>"Near and far: two methods side by side"</h3>
+            <p class="explain">
+                "The score of a query with a key Δ tokens back, for q = k with pairs of equal length: the mean of "
+                "cos(Δθᵢ). On the log axis the near tokens are on the left. PI divides every θᵢ, so its curve is the "
+                "original one shifted right by the factor: neighbours look alike, short-range detail blurs. NTK, YaRN "
+                "and Llama 3 keep the fast planes, so within a few dozen tokens they follow the original; the slow "
+                "planes they change part from it from a few hundred tokens on, well inside orig, so that beyond "
+                "orig no plane turns past what training showed."
+            </p>
+            <div class="control-pair">
+                <MethodSelect id="method-b" label="compare with (method B)" as_b=true
+                    value=Signal::derive(move || scaling_b.get()) />
+                <div class="control">
+                    <label class="check">
+                        <input type="checkbox" id="xpos-switch" prop:checked=move || xpos.get()
+                            on:change=move |ev| lab.apply(Change::Xpos(event_target_checked(&ev))) />
+                        " xPos: add its decay"
+                    </label>
+                    <span class="control-note">"also drawn on the decay chart"</span>
+                </div>
+                <div class="control" hidden=move || !xpos.get()>
+                    <label for="scale-base">"scale_base (xPos)"</label>
+                    <NumberField lab param=&param::SCALE_BASE id="scale-base" step="any" value=Signal::derive(move || scale_base.get()) />
+                </div>
+            </div>
+            <p class="field-message" role="status" hidden=move || !b_failed.get()>
+                "Method B cannot use this partial rotary fraction (it needs an even number of rotating dimensions); only A is drawn."
+            </p>
+            <CompareChart comparison facts method />
+            <div class="readouts">
+                <Readout testid="scaling-compare-gap" label="largest difference of the two curves"
+                    value=Signal::derive(move || facts.with(|f| f.as_ref().map(|f| f.largest_gap)))
+                    hint="over distances 1 to the target context, in units of |q|²" />
+                <Readout testid="scaling-near-score" label="A at distance 1 (original)"
+                    value=Signal::derive(move || facts.with(|f| f.as_ref().and_then(|f| f.a_near)))
+                    text=Signal::derive(move || facts.with(|f| f.as_ref().map_or_else(|| "—".to_string(), CompareFacts::near_text)))
+                    hint="near 1 for interpolated planes: the next token looks like this one" />
+            </div>
+            <p class="explain">
+                "xPos (Sun et al. 2022, “A Length-Extrapolatable Transformer”) keeps RoPE's rotation and adds a decay: "
+                "q at m is multiplied by ζᵢ^(m/scale_base) and k at n by ζᵢ^(−n/scale_base), with "
+                "ζᵢ = (2i/d + 0.4)/1.4, so plane i's share of the score shrinks by ζᵢ^(Δ/scale_base) for a key Δ "
+                "tokens back: fast planes (small ζᵢ) fade within a few hundred tokens, the slowest barely. A key "
+                "ahead of the query would grow instead, so it suits causal attention only."
+            </p>
+
+            <h3>"Paste a config"</h3>
+            <p class="explain">"A whole Hugging Face config.json, or just its rope_scaling (or rope_parameters) block. It is read as transformers reads it; what cannot be used is named below."</p>
+            <textarea class="config-text" rows="6" spellcheck="false" aria-label="model config (config.json or its rope block)"
+                placeholder=EXAMPLE
+                prop:value=move || config_text.get()
+                on:input=move |ev| config_text.set(event_target_value(&ev))></textarea>
+            <div class="config-actions">
+                <button type="button" on:click=move |_| apply_config()>"apply config"</button>
+                <button type="button" on:click=move |_| { config_text.set(EXAMPLE.to_string()); }>"paste an example"</button>
+            </div>
+            <ul class="config-report" data-testid="config-report" role="status" aria-live="polite">
+                // Each sentence ends in a space, so that read as one text (a screen reader's
+                // summary, a copy) they do not run together.
+                {move || config_report.get().into_iter().map(|(problem, text)| view! {
+                    <li class:problem=problem>{text}" "</li>
+                }).collect_view()}
+            </ul>
+            <h3>"The same in Python"</h3>
+            <p class="explain">"The settings in effect as a transformers rope_parameters dict, and the lines that compute the same inverse frequencies: run them and compare with inv-freq here."</p>
+            <pre class="python" data-testid="python-export" tabindex="0" aria-label="Python code for these settings">{move || python.get()}</pre>
+        </WidgetCard>
+    }
+}
+
+/// A menu of methods, as method A or B: picking one goes through [`LabState::pick_method`],
+/// so that it shows what it does (a factor of 8 where none was set, half the planes for p-RoPE).
+#[component]
+fn MethodSelect(id: &'static str, label: &'static str, as_b: bool, value: Signal<Option<ScalingMethod>>) -> impl IntoView {
+    let lab = use_lab();
+    view! {
+        <div class="control">
+            <label for=id>{label}</label>
+            <select id=id prop:value=move || value.get().map_or("", ScalingMethod::as_str)
+                on:change=move |ev| {
+                    let method = ScalingMethod::parse(&event_target_value(&ev));
+                    lab.edit(|s| s.pick_method(method, as_b));
+                }>
+                {as_b.then(|| view! { <option value="">"(the original θᵢ only)"</option> })}
+                {ScalingMethod::ALL.iter().map(|m| view! { <option value=m.as_str()>{m.label()}</option> }).collect_view()}
+            </select>
+        </div>
+    }
+}
+
+/// A comma-separated list parameter in a text field, read as the URL reads it.
+#[component]
+fn ListField(param: &'static Param, label: &'static str) -> impl IntoView {
+    let lab = use_lab();
+    let value = lab.select(move |s| (param.text)(s));
+    let id = format!("scaling-{}", param.name);
+    view! {
+        <div class="control">
+            <label for=id.clone()>{label}</label>
+            <input type="text" class="list-field" id=id spellcheck="false" placeholder="all 1"
+                prop:value=move || value.get()
+                on:change=move |ev| {
+                    let text = event_target_value(&ev);
+                    if text.trim().is_empty() {
+                        lab.apply(if param.name == "short_factor" { Change::ShortFactor(None) } else { Change::LongFactor(None) });
+                    } else {
+                        lab.set_text(param, &text);
+                    }
+                } />
+        </div>
+    }
+}

@@ -1,0 +1,28 @@
+//! The sheet of keyboard shortcuts: every key the page answers to, and what it does.
+
+use leptos::prelude::*;
+
+/// Every shortcut of the page, as the sheet lists them: (keys, what they do).
+pub const SHORTCUTS: [(&str, &str); 9] = [
+    ("Space", "play or pause the rotation lab"),
+    ("← →", "move the query position m by one token"),
+    ("Shift + ← →", "move the key position n by one token"),
+    ("[ ]", "move m and n together: the score stays"),
+    ("R", "reset every setting"),
+    ("P", "presenter mode: large type, thick lines"),
+    ("?", "this sheet"),
+    ("Tab, Shift + Tab", "go from control to control; on a slider ← → or ↑ ↓ step it, Page Up / Down by more"),
+    ("Esc", "close a dialog"),
+];
+
+/// The shortcuts sheet's content, in the dialog the header's
+/// button (and the key ?) opens; the release build fetches it the first time it opens.
+#[component]
+pub fn ShortcutSheet() -> impl IntoView {
+    view! {
+        <p class="explain">"They work anywhere on the page except while typing in a field; arrow keys and Space act on a control that has the focus first."</p>
+        <dl class="shortcut-list">
+            {SHORTCUTS.iter().map(|(keys, what)| view! { <dt><kbd>{*keys}</kbd></dt><dd>{*what}</dd> }).collect_view()}
+        </dl>
+    }
+}

@@ -4,6 +4,7 @@
 
 mod envelope;
 mod lines;
+mod sampling;
 
 use crate::charts::format::short_number;
 use crate::charts::{draw_absolute, draw_decay, draw_decay_frame, AbsoluteChart, DecayChart, DecayFrame, DecayPlot};
@@ -12,9 +13,7 @@ use crate::dom::canvas::use_canvas_chart;
 use crate::dom::settle::Settle;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{
-    abel_factor, cosine_by_distance, decay_bound, decay_curve, mean_cos_by_distance, norm, xpos_mean_cos, Frequencies, RopeParams,
-};
+use crate::rope::{abel_factor, cosine_by_distance, mean_cos_by_distance, norm, xpos_mean_cos, Frequencies, RopeParams};
 use crate::state::{fmt_list, param, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::export::{csv_text, ExportButtons};
@@ -28,6 +27,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use lines::DecayLines;
 use plotters::prelude::IntoDrawingArea;
+use sampling::{bound_curve, distances, SAMPLES};
 use wasm_bindgen::JsCast;
 
 /// The chapter's id (`embed=decay`, `data-widget`): never changes meaning once published.
@@ -35,8 +35,6 @@ pub const ID: &str = "decay";
 /// Its title, the heading of its card and its line in the table of contents.
 pub const TITLE: &str = "Long-term decay: RoFormer's bounds, and what scores do";
 
-/// Points per curve: plenty for a chart a few hundred pixels wide.
-const SAMPLES: usize = 512;
 /// At rest, a linear range longer than the samples, up to this many tokens, is drawn from every
 /// distance (the curves turn every few tokens: 513 samples of them alias), reduced to this
 /// many columns, once no change has come for this long.
@@ -44,38 +42,6 @@ const ENVELOPE_MAX_RANGE: u64 = 65_536;
 const ENVELOPE_QUIET_MS: f64 = 250.0;
 /// Span presets, from RoFormer's figure 2 to a long context.
 const RANGES: [u64; 7] = [256, 1024, 4096, 16384, 65536, 262144, 1 << 20];
-
-/// The distances drawn over `0..=range`: every whole one while there are at most `SAMPLES` + 1
-/// (positions are whole tokens: at the default 256 there is nothing between them to draw, and
-/// half-token samples only doubled the work of every step); else `SAMPLES + 1` evenly spaced, or
-/// (log) geometric from 1.
-fn distances(range: u64, log: bool) -> Vec<f64> {
-    let range = range.max(2);
-    let samples = if log || range > SAMPLES as u64 { SAMPLES } else { range as usize };
-    let (range, last) = (range as f64, samples as f64);
-    (0..=samples)
-        .map(|i| {
-            // range · i / samples: exactly i when every distance is drawn.
-            let i = i as f64;
-            if log {
-                range.powf(i / last)
-            } else {
-                range * i / last
-            }
-        })
-        .collect()
-}
-
-/// The bound at each distance: by the fast recurrence when evenly spaced, else point by point.
-fn bound_curve(inv_freq: &[f64], distances: &[f64], log: bool) -> Vec<f64> {
-    if log {
-        distances.iter().map(|r| decay_bound(inv_freq, *r)).collect()
-    } else {
-        let start = distances.first().copied().unwrap_or(0.0);
-        let step = distances.get(1).map_or(1.0, |next| next - start);
-        decay_curve(inv_freq, start, step, distances.len())
-    }
-}
 
 /// The decay chart, its controls and its readouts at `r`.
 #[component]

@@ -4,11 +4,11 @@
 //! angles they never saw in training, the attention factor, and the settings back as Python.
 
 mod charts;
+mod config;
 mod wavelength_chart;
 
 use crate::lab::use_lab;
 use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
-use crate::state::config::read_config;
 use crate::state::param::{self, Param};
 use crate::state::presets::PRESETS;
 use crate::state::Change;
@@ -17,6 +17,7 @@ use crate::ui::controls::NumberField;
 use crate::ui::field::key_label;
 use crate::ui::readout::Readout;
 use charts::{CompareChart, CompareFacts, Comparison, PlaneAngles};
+use config::ConfigBox;
 use leptos::prelude::*;
 use wavelength_chart::WavelengthChart;
 
@@ -84,10 +85,6 @@ fn method_params(method: ScalingMethod) -> &'static [(&'static Param, &'static s
 
 /// Points of the score comparison's curves.
 const COMPARE_SAMPLES: usize = 240;
-
-const EXAMPLE: &str = r#"{"rope_theta": 500000.0, "head_dim": 128, "max_position_embeddings": 131072,
- "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
-                  "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}"#;
 
 #[component]
 pub fn ScalingWidget() -> impl IntoView {
@@ -195,31 +192,6 @@ pub fn ScalingWidget() -> impl IntoView {
         None => "—".to_string(),
     };
     let rotating = move || planes.with(|p| p.as_ref().map_or(0, |p| p.iter().filter(|s| s.change != PlaneChange::Still).count()));
-    // Pasting a config.
-    let config_text = RwSignal::new(String::new());
-    let config_report = RwSignal::new(Vec::<(bool, String)>::new());
-    let apply_config = move || {
-        let text = config_text.get_untracked();
-        match read_config(&text) {
-            Err(error) => config_report.set(vec![(true, format!("Not JSON, nothing changed: {error}."))]),
-            Ok(reading) => {
-                let mut notices = Vec::new();
-                lab.write(|s| notices = s.apply_config(&reading));
-                let mut report: Vec<(bool, String)> = Vec::new();
-                report.push((
-                    false,
-                    if reading.read.is_empty() {
-                        "Nothing RoPE Lab reads was found.".to_string()
-                    } else {
-                        format!("Read: {}.", reading.read.join("; "))
-                    },
-                ));
-                report.extend(reading.skipped.into_iter().map(|s| (true, format!("{s}."))));
-                report.extend(notices.into_iter().map(|n| (true, format!("{}.", n.message))));
-                config_report.set(report);
-            }
-        }
-    };
     let python = Memo::new(move |_| {
         model.track();
         lab.state.with_untracked(|s| s.python())
@@ -358,26 +330,7 @@ pub fn ScalingWidget() -> impl IntoView {
                 "ahead of the query would grow instead, so it suits causal attention only."
             </p>
 
-            <h3>"Paste a config"</h3>
-            <p class="explain">"A whole Hugging Face config.json, or just its rope_scaling (or rope_parameters) block. It is read as transformers reads it; what cannot be used is named below."</p>
-            <textarea class="config-text" rows="6" spellcheck="false" aria-label="model config (config.json or its rope block)"
-                placeholder=EXAMPLE
-                prop:value=move || config_text.get()
-                on:input=move |ev| config_text.set(event_target_value(&ev))></textarea>
-            <div class="config-actions">
-                <button type="button" on:click=move |_| apply_config()>"apply config"</button>
-                <button type="button" on:click=move |_| { config_text.set(EXAMPLE.to_string()); }>"paste an example"</button>
-            </div>
-            <ul class="config-report" data-testid="config-report" role="status" aria-live="polite">
-                // Each sentence ends in a space, so that read as one text (a screen reader's
-                // summary, a copy) they do not run together.
-                {move || config_report.get().into_iter().map(|(problem, text)| view! {
-                    <li class:problem=problem>{text}" "</li>
-                }).collect_view()}
-            </ul>
-            <h3>"The same in Python"</h3>
-            <p class="explain">"The settings in effect as a transformers rope_parameters dict, and the lines that compute the same inverse frequencies: run them and compare with inv-freq here."</p>
-            <pre class="python" data-testid="python-export" tabindex="0" aria-label="Python code for these settings">{move || python.get()}</pre>
+            <ConfigBox python />
         </WidgetCard>
     }
 }

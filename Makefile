@@ -50,9 +50,13 @@ test-e2e: build
 
 ## make bench: every slider's main-thread ms per key press in every scenario (60 presses), and
 ## the core's hot paths natively, each beside the obvious way of computing the same thing.
+## Beside the peer (the static build of the richest interactive RoPE page, kept outside the
+## repository) when it is there: PEER=<dir> names another place; without it that table is skipped.
+PEER ?= $(CURDIR)/../shared/peer/pel-build
 bench: tools build
 	cargo bench --locked --bench core
-	cd e2e && BENCH=full playwright test --config playwright.config.mjs perf.spec.mjs
+	cd e2e && BENCH=full PEER_DIR="$$([ -d '$(PEER)' ] && echo '$(PEER)' || true)" \
+	  playwright test --config playwright.config.mjs perf.spec.mjs
 
 ## make soak: 5,000 random user actions in Chromium (make test runs 300).
 soak: tools build

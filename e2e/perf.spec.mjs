@@ -12,8 +12,12 @@
 // against gross regressions (three frames), so that a noisy CI machine does not fail over a
 // benchmark. `make bench` runs 60 presses and every scenario of issue 9 (BENCH=full).
 // Headless Chromium here composites in software, where every canvas costs more than on a GPU.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { test, expect, open } from './fixtures.mjs';
+import { port } from './playwright.config.mjs';
 
 const FULL = process.env.BENCH === 'full';
 const STEPS = Number(process.env.PERF_STEPS ?? (FULL ? 60 : 16));
@@ -23,6 +27,13 @@ const ONE_SLIDER = `<!doctype html><label for="s">value</label>
 <script>document.querySelector('#s').addEventListener('input', (e) => {
   document.querySelector('output').textContent = e.target.value; });</script>`;
 
+// The peer (`make bench` passes PEER_DIR when the static build of the richest interactive RoPE
+// page is beside the repository): its RoPE tab's sliders, by accessible name.
+const PEER_DIR = process.env.PEER_DIR ? resolve(process.env.PEER_DIR) : '';
+const PEER_SLIDERS = ['Position m for relative demo', 'Position n for relative demo', 'Distance between tokens'];
+const PEER_ROUNDS = Number(process.env.PEER_ROUNDS ?? 6);
+const PEER_PRESSES = Number(process.env.PEER_PRESSES ?? 12);
+
 const SLIDERS = [
   ['base', '#base-slider'],
   ['dimension', '#dim-slider'],
@@ -30,7 +41,7 @@ const SLIDERS = [
   ['key position n', '#n-slider'],
 ];
 
-/** Main-thread ms of each of `steps` arrow-key presses on `selector`, turning back every 8
+/** Main-thread ms of each of `steps` arrow-key presses on `selector` (or a locator), turning back every 8
  * presses so the value stays in range; the first run goes away from the nearer end, so that no
  * press is lost against a limit (d = 1024 is the dimension slider's maximum). */
 async function msPerPress(page, selector, steps = STEPS) {
@@ -39,7 +50,8 @@ async function msPerPress(page, selector, steps = STEPS) {
   const taskSeconds = async () =>
     (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
   // Focus without scrolling: the benchmark measures the page where the reader left it.
-  const up = await page.locator(selector).evaluate((el) => {
+  const slider = typeof selector === 'string' ? page.locator(selector) : selector;
+  const up = await slider.evaluate((el) => {
     el.focus({ preventScroll: true });
     return Number(el.value) - Number(el.min) <= Number(el.max) - Number(el.value);
   });
@@ -51,8 +63,13 @@ async function msPerPress(page, selector, steps = STEPS) {
     samples.push(((await taskSeconds()) - before) * 1000);
   }
   await cdp.detach();
-  samples.sort((a, b) => a - b);
-  const at = (q) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return { ...quantiles(samples), samples };
+}
+
+/** The median and p95 of `samples`. */
+function quantiles(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   return { median: at(0.5), p95: at(0.95) };
 }
 
@@ -270,4 +287,79 @@ test('navigation to the first interactive widget, and what a first visit downloa
   // Regression guards, not the goals (budget.mjs holds the bytes to its budget).
   expect(median(firsts)).toBeLessThan(3000);
   expect(kb).toBeLessThan(260);
+});
+
+// RoPE Lab beside the peer, in the same run: rounds interleaved (the one-slider page, RoPE Lab
+// with every chapter present at the top of the page at d = 128, the peer's RoPE tab), the same
+// arrow-key presses on every slider, the samples of all rounds pooled. Each page's net cost per
+// step is its median above the one-slider page's; the ratios are RoPE Lab's net over the peer's.
+// Goals (issue 37): m and n no costlier than the peer's position sliders (m against its m, n
+// against its n); base and dimension, which move every chapter at once, at most 1.5 times the
+// peer's cheaper slider.
+test('main-thread ms per slider step beside the peer', async ({ browser }) => {
+  test.skip(!FULL || !PEER_DIR || !existsSync(PEER_DIR), 'make bench, with the peer build beside the repository');
+  test.setTimeout(900_000);
+  const peerPort = port + 1;
+  const server = spawn('node', ['serve.mjs', PEER_DIR, String(peerPort)], { env: { ...process.env, NO_CSP: '1' }, stdio: 'ignore' });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    // The peer asks a CDN for MathJax, which this machine cannot reach: refused at once, as
+    // offline, rather than left to time out.
+    await page.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
+    for (let i = 0; i < 50; i++) {
+      const up = await fetch(`http://127.0.0.1:${peerPort}/`).then((r) => r.ok, () => false);
+      if (up) break;
+      await page.waitForTimeout(100);
+    }
+    const pool = new Map();
+    const add = (name, samples) => pool.set(name, [...(pool.get(name) ?? []), ...samples]);
+    // The presses of one slider, which must have moved it (ending 4 steps from where it began).
+    const press = async (name, slider) => {
+      const before = await slider.inputValue();
+      add(name, (await msPerPress(page, slider, PEER_PRESSES)).samples);
+      expect(await slider.inputValue(), `${name} moved`).not.toBe(before);
+    };
+    for (let round = 0; round < PEER_ROUNDS; round++) {
+      await page.goto('about:blank');
+      await page.setContent(ONE_SLIDER);
+      await press('one-slider page', page.locator('#s'));
+
+      await open(page, '/?dim=128&m=300&n=20');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(300);
+      for (const [name, selector] of SLIDERS) await press(`RoPE Lab: ${name}`, page.locator(selector));
+
+      await page.goto(`http://127.0.0.1:${peerPort}/`);
+      await page.getByRole('button', { name: 'RoPE', exact: true }).click();
+      await expect(page.getByLabel(PEER_SLIDERS[0])).toBeVisible();
+      await page.waitForTimeout(300);
+      for (const name of PEER_SLIDERS) await press(`peer: ${name}`, page.getByLabel(name));
+    }
+    await context.close();
+
+    const floor = quantiles(pool.get('one-slider page')).median;
+    const net = (name) => quantiles(pool.get(name)).median - floor;
+    // m against the peer's query position, n against its key position; base and dimension
+    // against its cheaper slider.
+    const peerAgainst = {
+      'RoPE Lab: query position m': [net(`peer: ${PEER_SLIDERS[0]}`), 1, "the peer's position m"],
+      'RoPE Lab: key position n': [net(`peer: ${PEER_SLIDERS[1]}`), 1, "the peer's position n"],
+    };
+    const peerCheaper = [Math.min(...PEER_SLIDERS.map((name) => net(`peer: ${name}`))), 1.5, "the peer's cheaper slider"];
+    console.log(`perf: beside the peer: ${PEER_ROUNDS} rounds of ${PEER_PRESSES} presses per slider, interleaved; one-slider page ${fmt(floor)} ms a press`);
+    for (const [name, samples] of pool) {
+      if (name === 'one-slider page') continue;
+      const { median, p95 } = quantiles(samples);
+      let verdict = '';
+      if (name.startsWith('RoPE Lab')) {
+        const [against, goal, what] = peerAgainst[name] ?? peerCheaper;
+        const ratio = net(name) / against;
+        verdict = `  ${ratio.toFixed(2)}x ${what} (goal ${goal}x: ${ratio <= goal ? 'met' : 'MISSED'})`;
+      }
+      console.log(`perf: ${name.padEnd(42)} median ${fmt(median)} ms  p95 ${fmt(p95)} ms  net ${fmt(net(name))} ms${verdict}`);
+    }
+  } finally {
+    server.kill();
+  }
 });

@@ -31,8 +31,8 @@ const ONE_SLIDER = `<!doctype html><label for="s">value</label>
 // page is beside the repository): its RoPE tab's sliders, by accessible name.
 const PEER_DIR = process.env.PEER_DIR ? resolve(process.env.PEER_DIR) : '';
 const PEER_SLIDERS = ['Position m for relative demo', 'Position n for relative demo', 'Distance between tokens'];
-const PEER_ROUNDS = Number(process.env.PEER_ROUNDS ?? 6);
-const PEER_PRESSES = Number(process.env.PEER_PRESSES ?? 12);
+const PEER_ROUNDS = Number(process.env.PEER_ROUNDS ?? 10);
+const PEER_PRESSES = Number(process.env.PEER_PRESSES ?? 8);
 
 const SLIDERS = [
   ['base', '#base-slider'],
@@ -290,7 +290,8 @@ test('navigation to the first interactive widget, and what a first visit downloa
 });
 
 // RoPE Lab beside the peer, in the same run: rounds interleaved (the one-slider page, RoPE Lab
-// with every chapter present at the top of the page at d = 128, the peer's RoPE tab), the same
+// with every chapter present at the top of the page at d = 128, the peer's RoPE tab; the order
+// turned around every other round), the same
 // arrow-key presses on every slider, the samples of all rounds pooled. Each page's net cost per
 // step is its median above the one-slider page's; the ratios are RoPE Lab's net over the peer's.
 // Goals (issue 37): m and n no costlier than the peer's position sliders (m against its m, n
@@ -320,21 +321,34 @@ test('main-thread ms per slider step beside the peer', async ({ browser }) => {
       add(name, (await msPerPress(page, slider, PEER_PRESSES)).samples);
       expect(await slider.inputValue(), `${name} moved`).not.toBe(before);
     };
+    // Each page once a round, in an order that turns around every other round (the machine's
+    // speed drifts within a round too), after two unmeasured presses (the first presses after a
+    // page loads pay for its warming up, alike on every page).
+    const pages = [
+      async () => {
+        await page.goto('about:blank');
+        await page.setContent(ONE_SLIDER);
+        await msPerPress(page, '#s', 2);
+        await press('one-slider page', page.locator('#s'));
+      },
+      async () => {
+        await open(page, '/?dim=128&m=300&n=20');
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.waitForTimeout(300);
+        await msPerPress(page, SLIDERS[0][1], 2);
+        for (const [name, selector] of SLIDERS) await press(`RoPE Lab: ${name}`, page.locator(selector));
+      },
+      async () => {
+        await page.goto(`http://127.0.0.1:${peerPort}/`);
+        await page.getByRole('button', { name: 'RoPE', exact: true }).click();
+        await expect(page.getByLabel(PEER_SLIDERS[0])).toBeVisible();
+        await page.waitForTimeout(300);
+        await msPerPress(page, page.getByLabel(PEER_SLIDERS[0]), 2);
+        for (const name of PEER_SLIDERS) await press(`peer: ${name}`, page.getByLabel(name));
+      },
+    ];
     for (let round = 0; round < PEER_ROUNDS; round++) {
-      await page.goto('about:blank');
-      await page.setContent(ONE_SLIDER);
-      await press('one-slider page', page.locator('#s'));
-
-      await open(page, '/?dim=128&m=300&n=20');
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.waitForTimeout(300);
-      for (const [name, selector] of SLIDERS) await press(`RoPE Lab: ${name}`, page.locator(selector));
-
-      await page.goto(`http://127.0.0.1:${peerPort}/`);
-      await page.getByRole('button', { name: 'RoPE', exact: true }).click();
-      await expect(page.getByLabel(PEER_SLIDERS[0])).toBeVisible();
-      await page.waitForTimeout(300);
-      for (const name of PEER_SLIDERS) await press(`peer: ${name}`, page.getByLabel(name));
+      for (const measure of round % 2 ? [...pages].reverse() : pages) await measure();
     }
     await context.close();
 

@@ -1,8 +1,8 @@
 //! RoPE Lab: an interactive explanation of Rotary Positional Embeddings.
 //!
-//! Floors, arrows only going down (docs/DESIGN.md): [`app`] (the page) -> [`story`] (the table
-//! of contents and one module per chapter) -> [`ui`] (the building blocks chapters share) ->
-//! [`lab`] (the shared reactive state) -> [`dom`] (browser machinery) -> [`charts`] (plotters
+//! Floors, arrows only going down (DESIGN.md): [`app`] (the page) -> [`story`] (the table of
+//! contents and one module per chapter) -> [`ui`] (the building blocks chapters share) ->
+//! [`lab`] (the shared reactive state) and [`dom`] (browser machinery) -> [`charts`] (plotters
 //! drawing) and [`state`] (the URL-backed parameters) -> [`rope`] (the math).
 //!
 //! `rope`, `state` and `charts` are plain Rust and build natively, so `cargo test` checks the

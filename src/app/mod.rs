@@ -67,7 +67,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
         <header class="site-header">
             <div class="brand">
                 <h1>"RoPE Lab"</h1>
-                <p class="tagline">"See why rotating queries and keys makes attention depend only on relative position."</p>
+                <p class="tagline">"See why rotating queries and keys makes attention scores depend on content and relative position, and not on absolute position."</p>
             </div>
             <div class="header-tools">
                 <PageTools lab help />

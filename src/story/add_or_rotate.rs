@@ -171,7 +171,7 @@ pub fn AddOrRotateWidget() -> impl IntoView {
             <Formula math=formulas::ADD_OR_ROTATE />
             <h3>"Where RoPE goes in a layer"</h3>
             <ul class="explain-list">
-                <li>"On q and k, after the projections W_q and W_k, in every attention layer; never on x, never on v."</li>
+                <li>"On q and k, after the projections W_q and W_k, in every attention layer (a few models leave some layers without it: Llama 4 and SmolLM3 skip every fourth); never on x, never on v."</li>
                 <li>"It has no parameters: the angles come from the positions and the base b alone."</li>
                 <li>"In generation, each key is rotated once, at its own position, when it enters the KV cache; a new "
                     "query is rotated to its position and scored against the cached keys."</li>

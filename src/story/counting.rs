@@ -69,11 +69,11 @@ const PROPERTIES: [(&str, [(bool, &str); 4]); 5] = [
     ("bounded: values stay small", [(false, "grows with p"), (true, "0 to 1 inside the input"), (true, "0 or 1"), (true, "−1 to 1")]),
     (
         "same step everywhere: p → p+1 moves the code equally",
-        [(true, ""), (false, "1/(L−1): depends on the length"), (false, "1 to 16 bits flip"), (true, "a rotation")],
+        [(true, ""), (true, "1/(L−1) within one input"), (false, "1 to 16 bits flip"), (true, "a rotation")],
     ),
     (
         "extends to longer inputs",
-        [(true, "but unbounded"), (false, "a position's code changes with L"), (false, "needs more bits"), (true, "")],
+        [(true, "but unbounded"), (false, "a position's code and its step change with L"), (false, "needs more bits"), (true, "")],
     ),
     ("deterministic: no training needed", [(true, ""), (true, ""), (true, ""), (true, "")]),
 ];
@@ -143,7 +143,7 @@ pub fn CountingWidget() -> impl IntoView {
         <WidgetCard id=ID title=TITLE explain="A position has to become numbers the model can add to or multiply with its \
             vectors. Count and see what each way of writing p gets right and wrong. The pictures show 32 positions \
             around p (rows, p marked on the left) by the code's dimensions (columns), purple for negative, white \
-            for 0, green for positive; the normalised code divides by the length of a 64-token input.">
+            for 0, green for positive; the normalised code divides by L − 1 = 63, for a 64-token input.">
             <div class="chapter-controls">
                 <PositionControl lab param=&param::P label="position p" change=Change::P value=p_i64 max=MAX_CODE_POSITION as i64 />
             </div>

@@ -147,7 +147,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
         <WidgetCard id=ID title=TITLE explain="Plane i turns by θᵢ = b^(−2i/d) radians per token, once every 2π/θᵢ = 2π·b^(2i/d) tokens (its \
             wavelength). Plane 0 turns once every 2π ≈ 6.3 tokens; the last plane, i = d/2 − 1, once every \
             2π·b^(1−2/d) tokens: with b = 10,000, 75% of 2π·b at d = 64 and only 10% at d = 8. Context-extension methods (PI, NTK, \
-            YaRN, Llama 3) lengthen wavelengths beyond that. Planes whose wavelength exceeds the context never \
+            YaRN, Llama 3.1) lengthen wavelengths beyond that. Planes whose wavelength exceeds the context never \
             complete a turn inside it.">
             <Formula math=formulas::FREQUENCIES />
             <div class="control context-control">

@@ -72,7 +72,7 @@ impl ScalingMethod {
             ScalingMethod::Ntk => "NTK-aware",
             ScalingMethod::Dynamic => "dynamic NTK",
             ScalingMethod::Yarn => "YaRN",
-            ScalingMethod::Llama3 => "Llama 3",
+            ScalingMethod::Llama3 => "Llama 3.1",
             ScalingMethod::LongRope => "LongRoPE",
             ScalingMethod::Proportional => "proportional (p-RoPE)",
         }

@@ -24,7 +24,7 @@ use wavelength_chart::WavelengthChart;
 /// The chapter's id (`embed=scaling`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "scaling";
 /// Its title, the heading of its card and its line in the table of contents.
-pub const TITLE: &str = "Stretching the context: PI, NTK, YaRN, Llama 3, LongRoPE on real models";
+pub const TITLE: &str = "Stretching the context: PI, NTK, YaRN, Llama 3.1, LongRoPE on real models";
 
 /// One sentence per method: where it comes from and what it trades.
 fn method_note(method: ScalingMethod) -> &'static str {
@@ -32,7 +32,7 @@ fn method_note(method: ScalingMethod) -> &'static str {
         ScalingMethod::None => "Plain RoPE: θᵢ = b^(−2i/d). Beyond the trained context the slow planes turn to angles the model never saw.",
         ScalingMethod::Linear => "Position interpolation (Chen et al. 2023; kaiokendev): every θᵢ is divided by the factor, so positions up to factor × orig land on angles seen in training, but neighbouring tokens move closer in every plane: short-range detail blurs.",
         ScalingMethod::Ntk => "NTK-aware scaling (bloc97, 2023): a larger base, b·factor^(d/(d−2)), so the fastest plane keeps its frequency and the slowest is divided by the factor, with a geometric blend between. No fine-tuning needed, but middle planes still extrapolate a little.",
-        ScalingMethod::Dynamic => "Dynamic NTK (emozilla's “Dynamically Scaled RoPE”, 2023; transformers' \"dynamic\"): the NTK base change with a scale that grows with the current sequence length seq_len, so text within max_position_embeddings is not scaled at all. Its frequencies change as the text grows, which is at odds with a cache of rotated keys. Shown here at seq_len = the target.",
+        ScalingMethod::Dynamic => "Dynamic NTK (emozilla's “Dynamically Scaled RoPE”, 2023; transformers' \"dynamic\"): the NTK base change with a scale that grows with the current sequence length seq_len, so text within the original context (orig, which transformers reads from max_position_embeddings for this method) is not scaled at all. Its frequencies change as the text grows, which is at odds with a cache of rotated keys. Shown here at seq_len = the target.",
         ScalingMethod::Yarn => "YaRN (Peng et al. 2023; DeepSeek, Qwen): planes that turn more than beta_fast times within orig keep their frequency, planes that turn fewer than beta_slow times are interpolated, a linear ramp in between; and an attention factor 0.1·ln(factor) + 1 that sharpens the softmax again.",
         ScalingMethod::Llama3 => "Llama 3.1 (Meta, 2024): wavelengths shorter than orig / high_freq_factor keep their frequency, longer than orig / low_freq_factor are divided by the factor, with a smooth blend between. The same idea as YaRN's ramp, by wavelength.",
         ScalingMethod::LongRope => "LongRoPE (Ding et al. 2024; Phi-3): a searched factor for every plane, short_factor while seq_len is within original_max_position_embeddings and long_factor beyond, and the attention factor √(1 + ln(factor)/ln(orig)). The pictures here are at seq_len = the target, so long_factor; the page's readouts use seq_len.",
@@ -275,7 +275,7 @@ pub fn ScalingWidget() -> impl IntoView {
             <p class="explain">
                 "Why YaRN and LongRoPE scale attention: interpolated planes crowd more tokens into the same angles, "
                 "the logits spread less and the softmax grows flatter (more entropy). Multiplying q and k by the "
-                "factor t multiplies every logit by t², sharpening it back. Llama 3, PI and NTK use none (1)."
+                "factor t multiplies every logit by t², sharpening it back. Llama 3.1, PI and NTK use none (1)."
             </p>
             <p class="explain" hidden=move || deepseek_scale.get().is_none()>
                 {move || deepseek_scale.get().map(|s| format!(
@@ -289,9 +289,12 @@ pub fn ScalingWidget() -> impl IntoView {
                 "The score of a query with a key Δ tokens back, for q = k with pairs of equal length: the mean of "
                 "cos(Δθᵢ). On the log axis the near tokens are on the left. PI divides every θᵢ, so its curve is the "
                 "original one shifted right by the factor: neighbours look alike, short-range detail blurs. NTK, YaRN "
-                "and Llama 3 keep the fast planes, so within a few dozen tokens they follow the original; the slow "
-                "planes they change part from it from a few hundred tokens on, well inside orig, so that beyond "
-                "orig no plane turns past what training showed."
+                "and Llama 3.1 keep the fast planes, so within a few dozen tokens they follow the original; they change "
+                "the slow planes, so their curves leave the original from a few hundred tokens on, well inside orig. "
+                "YaRN and Llama 3.1 divide every plane that never completed a turn within orig by the whole factor, "
+                "so beyond orig none of them turns past what training showed. NTK's larger base divides only the "
+                "slowest plane by the whole factor: θᵢ becomes θᵢ·factor^(−2i/(d−2)), so the planes between still "
+                "turn further than in training (the overshoot readouts above say how far)."
             </p>
             <div class="control-pair">
                 <MethodSelect id="method-b" label="compare with (method B)" as_b=true

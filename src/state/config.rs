@@ -87,7 +87,8 @@ impl Reading {
         };
         match numbers {
             Some(list) => {
-                self.read.push(format!("{name} = [{} numbers]", list.len()));
+                let count = list.len();
+                self.read.push(format!("{name} = [{count} {}]", if count == 1 { "number" } else { "numbers" }));
                 Some(list)
             }
             None => {
@@ -106,11 +107,25 @@ fn count(v: f64) -> i64 {
 /// Reads `text`: a whole `config.json` or only its rope block. Invalid JSON is an error that
 /// says where it broke, and nothing changes.
 pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
-    let root = Json::parse(text)?;
+    // Lines copied out of a config (`"rope_scaling": {…}, "rope_theta": 500000.0,`) are the
+    // members of an object without its braces: read them as one.
+    let (root, unbraced) = match Json::parse(text) {
+        Ok(root) => (root, false),
+        Err(error) => {
+            let members = text.trim().trim_end_matches(',');
+            match members.starts_with('"').then(|| Json::parse(&format!("{{{members}}}"))) {
+                Some(Ok(root)) => (root, true),
+                _ => return Err(error),
+            }
+        }
+    };
     let Json::Object(_) = root else {
         return Err(JsonError { line: 1, column: 1, reason: "expected an object { … }: a config.json or its rope_scaling block" });
     };
     let mut r = Reading { changes: Vec::new(), read: Vec::new(), skipped: Vec::new() };
+    if unbraced {
+        r.read.push("the lines pasted, as the members of one object".into());
+    }
     let nested =
         ["rope_parameters", "rope_scaling"].into_iter().find_map(|key| root.get(key).filter(|v| **v != Json::Null).map(|v| (key, v)));
     // A rope block names its type (and may hold rope_theta, as transformers 5's does); a
@@ -189,7 +204,17 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
     // The context lengths: max_position_embeddings is the target; the original is the block's
     // original_max_position_embeddings, else the config's, else max_position_embeddings.
     let max_positions = root.get("max_position_embeddings").and_then(|v| r.number("max_position_embeddings", v));
-    let top_original = root.get("original_max_position_embeddings").and_then(|v| r.number("original_max_position_embeddings", v));
+    // (A rope block pasted alone is its own root: its original_max_position_embeddings is read
+    // with its other fields, once.)
+    let top_original =
+        root.get("original_max_position_embeddings").filter(|_| whole).and_then(|v| r.number("original_max_position_embeddings", v));
+    if !whole {
+        r.skipped.push(if r.changes.iter().any(|c| matches!(c, Change::Base(_))) {
+            "a rope block alone has no head_dim: the head dimension stays as it is".into()
+        } else {
+            "a rope block alone has no rope_theta or head_dim: the base and the head dimension stay as they are".into()
+        });
+    }
 
     let mut method = ScalingMethod::None;
     let mut factor = None;
@@ -255,6 +280,13 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
             }
         }
     }
+    if method == ScalingMethod::LongRope {
+        for list in ["short_factor", "long_factor"] {
+            if block.and_then(|b| b.get(list)).is_none() {
+                r.skipped.push(format!("{} is missing: every plane's factor is 1", field(list)));
+            }
+        }
+    }
     Ok(finish(r, whole, method, factor, block_original, max_positions, top_original))
 }
 
@@ -287,7 +319,15 @@ fn finish(
         changes.push(Change::Orig(count(o)));
     }
     if let Some(max) = max_positions.filter(|_| method != ScalingMethod::Dynamic) {
-        changes.push(Change::Target(Some(count(max))));
+        // A config that scales but keeps max_position_embeddings at the original context (Qwen2.5's
+        // YaRN recipe: 32768 and factor 4) stretches to orig × factor: the target's own default.
+        let stretched_past = |original: f64| method != ScalingMethod::None && max <= original;
+        if original.is_some_and(stretched_past) {
+            r.read.push("max_position_embeddings is not beyond the original context: the target context is orig × factor".into());
+            changes.push(Change::Target(None));
+        } else {
+            changes.push(Change::Target(Some(count(max))));
+        }
     }
     changes.push(Change::Factor(factor));
     // Dim and the others first, then what depends on them (the per-plane lists).

@@ -83,6 +83,23 @@ impl LabState {
              max_position_embeddings={}, rope_parameters=rope_parameters)\n",
             self.dim, self.dim, max_positions
         );
+        // transformers 4.x took the base and the fraction as config arguments, the rest as rope_scaling.
+        let scaling_4x = if self.scaling == ScalingMethod::None {
+            "None".to_string()
+        } else {
+            let rest: Vec<&str> = dict
+                .iter()
+                .map(String::as_str)
+                .filter(|entry| !entry.starts_with("\"rope_theta\"") && !entry.starts_with("\"partial_rotary_factor\""))
+                .collect();
+            format!("{{{}}}", rest.join(", "))
+        };
+        let partial_4x = if self.partial != 1.0 { format!(" partial_rotary_factor={},", num(self.partial)) } else { String::new() };
+        out += &format!(
+            "# transformers 4.x spells the same settings as config arguments:\n\
+             #   LlamaConfig(...,{partial_4x} rope_theta={}, rope_scaling={scaling_4x})\n",
+            num(self.base)
+        );
         if self.scaling == ScalingMethod::None {
             out += "import torch\n# Only the rotating part of the head: head_dim × partial_rotary_factor dimensions.\n\
                     d = int(config.head_dim * rope_parameters.get(\"partial_rotary_factor\", 1.0))\n\

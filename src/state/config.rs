@@ -321,8 +321,8 @@ fn finish(
     if let Some(max) = max_positions.filter(|_| method != ScalingMethod::Dynamic) {
         // A config that scales but keeps max_position_embeddings at the original context (Qwen2.5's
         // YaRN recipe: 32768 and factor 4) stretches to orig × factor: the target's own default.
-        let stretched_past = |original: f64| method != ScalingMethod::None && max <= original;
-        if original.is_some_and(stretched_past) {
+        let no_longer_than = |original: f64| method != ScalingMethod::None && max <= original;
+        if original.is_some_and(no_longer_than) {
             r.read.push("max_position_embeddings is not beyond the original context: the target context is orig × factor".into());
             changes.push(Change::Target(None));
         } else {

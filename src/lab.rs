@@ -10,33 +10,10 @@ use leptos::prelude::*;
 use std::sync::{Arc, PoisonError, RwLock};
 
 /// The parameters that have a field on the page: corrections of them are said next to it.
+#[rustfmt::skip]
 pub const FIELD_PARAMS: [&str; 26] = [
-    "base",
-    "dim",
-    "m",
-    "n",
-    "factor",
-    "orig",
-    "r",
-    "seed",
-    "plane",
-    "q",
-    "k",
-    "compare",
-    "p",
-    "shift",
-    "target",
-    "seq",
-    "beta_fast",
-    "beta_slow",
-    "mscale",
-    "mscale_all_dim",
-    "low_freq",
-    "high_freq",
-    "partial",
-    "short_factor",
-    "long_factor",
-    "scale_base",
+    "base", "dim", "m", "n", "factor", "orig", "r", "seed", "plane", "q", "k", "compare", "p", "shift", "target", "seq",
+    "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "low_freq", "high_freq", "partial", "short_factor", "long_factor", "scale_base",
 ];
 
 /// The state every widget shares: parameters, the values derived from them (computed once per

@@ -211,6 +211,9 @@ test.describe('on a phone with touch', () => {
 
   test('a vertical swipe that starts on a slider scrolls the page and leaves the slider', async ({ page, context }) => {
     await open(page, '/?m=21');
+    // On a phone the parameters start folded: the reader unfolds them first.
+    await expect(page.locator('#parameters details')).not.toHaveAttribute('open', '');
+    await page.locator('#parameters summary').click();
     const slider = page.locator('#m-slider');
     await slider.scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollBy(0, 100));

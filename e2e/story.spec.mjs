@@ -86,7 +86,20 @@ test('2. counting: binary bits and the sinusoidal code of p, moved by the keyboa
   // Out of range: clamped with a notice.
   await open(page, '/?p=70000');
   await expect(page.getByTestId('notice')).toContainText('p');
-  expect(await page.locator('#p-slider').inputValue()).toBe('65535');
+  await expect(chapter(page, 'counting').getByLabel('p, exact')).toHaveValue('65535');
+  // The slider's scale is log₂(p + 1): its far end is the last position.
+  expect(await page.locator('#p-slider').inputValue()).toBe('1000');
+  // A finger picks small positions: the steppers move p by one, and the slider's first tenth
+  // stays within the first few positions.
+  await open(page, '/?p=7');
+  await chapter(page, 'counting').getByRole('button', { name: 'p one more' }).click();
+  await expect(page).toHaveURL(/p=8/);
+  await page.locator('#p-slider').evaluate((e) => {
+    e.value = '100';
+    e.dispatchEvent(new Event('input', { bubbles: true }));
+    e.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await expect(chapter(page, 'counting').getByLabel('p, exact')).toHaveValue('2');
 });
 
 test('3. pe-rotation: M_k carries PE(p) onto PE(p + k) to rounding', async ({ page }) => {

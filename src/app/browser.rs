@@ -29,6 +29,26 @@ pub fn system_prefers_dark() -> Signal<bool> {
     dark.into()
 }
 
+/// Whether the screen is wide enough for the parameters panel beside the chapters (the style
+/// sheet's breakpoint, 860 px): there it starts open, on a phone folded.
+pub fn wide_screen() -> bool {
+    window().match_media("(min-width: 861px)").ok().flatten().is_some_and(|query| query.matches())
+}
+
+/// Whether the top of the element with this id has come above the bottom of the screen (the
+/// reader has reached it, or scrolled past it).
+pub fn top_above_bottom(id: &str) -> bool {
+    let height = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    document().get_element_by_id(id).is_some_and(|element| element.get_bounding_client_rect().top() < height)
+}
+
+/// Opens the `<details>` the selector finds.
+pub fn unfold(selector: &str) {
+    if let Ok(Some(details)) = document().query_selector(selector) {
+        let _ = details.set_attribute("open", "");
+    }
+}
+
 /// Sets `data-theme` on `<html>`, which the style sheet's colours follow.
 pub fn set_document_theme(dark: bool) {
     if let Some(root) = document().document_element() {

@@ -9,6 +9,7 @@ mod tools;
 use crate::lab::{DarkMode, FullPage, Lab};
 use crate::state::{Change, LabState, Theme};
 use crate::story::{self, Widget};
+use crate::ui::check::QuestionSheet;
 use crate::ui::controls::Controls;
 use crate::ui::embed::{EmbedDialog, EmbedRequest};
 use leptos::prelude::*;
@@ -52,6 +53,7 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoView {
     provide_context(FullPage);
+    QuestionSheet::provide();
     provide_context(EmbedRequest(RwSignal::new(None)));
     // The release build fetches a part of the chapters as the reader nears it (or shows where
     // they are going), and a jump from the contents is followed while the chapter arrives.
@@ -94,8 +96,13 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
                 </ol>
             </nav>
             <div class="lab-grid">
+                // On a phone the panel starts folded: its controls would otherwise fill two
+                // screens before the first chapter, and most of them mean nothing yet.
                 <aside class="panel" id="parameters" aria-label="Parameters">
-                    <Controls />
+                    <details class="panel-fold" open=browser::wide_screen()>
+                        <summary class="panel-summary">"Parameters " <span class="unit">"b, d, m, n, layout, context extension"</span></summary>
+                        <Controls />
+                    </details>
                 </aside>
                 <div class="widgets">
                     {story::WIDGETS.iter().map(|widget| widget.view()).collect_view()}
@@ -116,7 +123,9 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
 }
 
 /// On a phone the parameters panel is far above most chapters: a bar fixed at the bottom keeps
-/// m and n a tap away, and a link to all parameters.
+/// m and n a tap away, and a link to all parameters (which unfolds them). It shows once the
+/// chapter that first turns q and k by m and n (add or rotate) is on screen or above it:
+/// before it, m and n mean nothing yet.
 #[component]
 fn ReachBar() -> impl IntoView {
     let lab = expect_context::<Lab>();
@@ -125,8 +134,18 @@ fn ReachBar() -> impl IntoView {
         let (m, n) = at.get_untracked();
         lab.apply(if query { Change::M((m + by).max(0)) } else { Change::N((n + by).max(0)) });
     };
+    let reached = RwSignal::new(false);
+    let check = move || {
+        let now = browser::top_above_bottom(story::add_or_rotate::ID);
+        if reached.get_untracked() != now {
+            reached.set(now);
+        }
+    };
+    check();
+    let scrolls = window_event_listener(leptos::ev::scroll, move |_| check());
+    on_cleanup(move || scrolls.remove());
     view! {
-        <nav class="reach-bar" aria-label="Quick controls">
+        <nav class="reach-bar" aria-label="Quick controls" hidden=move || !reached.get()>
             <span class="reach-group"><span class="q-text">"m "{move || at.get().0}</span>
                 <button type="button" aria-label="step m back" on:click=move |_| step(true, -1)>"−"</button>
                 <button type="button" aria-label="step m forward" on:click=move |_| step(true, 1)>"+"</button>
@@ -135,7 +154,7 @@ fn ReachBar() -> impl IntoView {
                 <button type="button" aria-label="step n back" on:click=move |_| step(false, -1)>"−"</button>
                 <button type="button" aria-label="step n forward" on:click=move |_| step(false, 1)>"+"</button>
             </span>
-            <a href="#parameters">"Parameters"</a>
+            <a href="#parameters" on:click=|_| browser::unfold("#parameters details")>"Parameters"</a>
         </nav>
     }
 }

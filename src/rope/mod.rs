@@ -6,6 +6,7 @@
 //! `modeling_rope_utils.py` and `apply_rotary_pos_emb`; Meta's Llama `apply_rotary_emb`.
 
 mod attention;
+mod checks;
 mod clock;
 mod curves;
 mod decay;
@@ -25,6 +26,7 @@ mod xpos;
 pub use attention::{
     order_report, shuffle, softmax, AttentionPass, OrderReport, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE, SHUFFLE,
 };
+pub use checks::{bits_flipped, choices_around, first_to_turn, Trend};
 pub use clock::{wrap_angle, PlaneHands};
 pub use curves::{
     abel_factor, absolute_bound, cosine_by_distance, mean_cos_by_distance, score_by_distance, score_diagonals, score_window, HeatmapMode,

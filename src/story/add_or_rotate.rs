@@ -6,11 +6,14 @@
 use crate::charts::format::{fixed, short_number, whole_number};
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::use_lab;
-use crate::rope::{add_encoding, dot, norm, PositionMode, RopeParams, TinyAttention, VectorName, SENTENCE};
+use crate::rope::{add_encoding, dot, norm, PositionMode, RopeParams, TinyAttention, Trend, VectorName, SENTENCE};
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::formulas::{self, Formula};
+use crate::ui::math::{block, matrix, mn, sub};
 use crate::ui::readout::Readout;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The chapter's id (`embed=add-or-rotate`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "add-or-rotate";
@@ -106,6 +109,20 @@ pub fn AddOrRotateWidget() -> impl IntoView {
     let tip = move |arrow: usize, y: bool| {
         move || geometry.with(|g| g.as_ref().map(|(_, tips)| if y { tips[arrow].1.clone() } else { tips[arrow].0.clone() }))
     };
+    // The selected plane's block of R^d_{Θ,m} with its numbers, while on screen.
+    let rotation_box = NodeRef::<leptos::html::Div>::new();
+    let rotation = while_in_view(use_in_view(rotation_box), move || {
+        let (m, plane) = (m.get(), plane.get());
+        vectors.with(|v| {
+            let Some(v) = v.as_ref() else { return (String::new(), String::new()) };
+            let i = plane.min(v.rotary.planes().saturating_sub(1));
+            let angle = m as f64 * v.rotary.inv_freq().get(i).copied().unwrap_or(0.0);
+            let (c, s) = (angle.cos(), angle.sin());
+            let title = format!("Its block for plane i = {i} at m = {}: the angle m·θᵢ = {} rad", whole_number(m), short_number(angle));
+            let cells = [[mn(c), mn(-s)], [mn(s), mn(c)]];
+            (title, block(&format!("<mi>R</mi><mo>(</mo><mi>m</mi>{}<mo>)</mo><mo>=</mo>{}", sub("θ", "i"), matrix(cells))))
+        })
+    });
     let arrows = view! {
         <svg viewBox="-1.25 -1.25 2.5 2.5" class="pair-arrows" aria-hidden="true" hidden=move || geometry.with(Option::is_none)>
             <circle class="dial-ring" r=move || geometry.with(|g| g.as_ref().map(|(ring, _)| ring.clone())) />
@@ -124,6 +141,10 @@ pub fn AddOrRotateWidget() -> impl IntoView {
             on where they are, not only on how far apart. RoPE rotates q and k instead. A rotation keeps lengths and \
             moves only the angle, and since a·b = |a||b| cos(angle), the score can only see the difference of the \
             two angles: (n − m)θᵢ in each plane.">
+            <p class="explain">
+                "From here on q and k are one query and one key of d numbers each, drawn at random from the seed "
+                "(the rotation lab, two chapters on, lets you choose them), so that no plane is special."
+            </p>
             <div class="add-rotate-grid">
                 <div class="pair-figure" role="img" node_ref=figure
                     aria-label=move || format!("Plane {} of q: q itself, q + PE(m), and q rotated to m", plane.get())>
@@ -169,6 +190,17 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                 "leaves only q·R(n − m)k. The heatmap below shows all three ways at once."
             </p>
             <Formula math=formulas::ADD_OR_ROTATE />
+            <h3>"RoFormer's formulas"</h3>
+            <p class="explain">
+                "Su et al. (RoFormer, section 3.1) ask for a query f_q and a key f_k whose inner product depends on the "
+                "two tokens' content and on n − m only, and answer with a rotation: each pair of dimensions of W_q·x_m "
+                "turns by m·θᵢ, which stacks into one block-diagonal matrix (their equations 13 to 15):"
+            </p>
+            <Formula math=formulas::ROFORMER />
+            <div class="rotation-live" node_ref=rotation_box>
+                <p class="explain">{move || rotation.with(|r| r.0.clone())}</p>
+                <div class="math" inner_html=move || rotation.with(|r| r.1.clone())></div>
+            </div>
             <h3>"Where RoPE goes in a layer"</h3>
             <ul class="explain-list">
                 <li>"On q and k, after the projections W_q and W_k, in every attention layer (a few models leave some layers without it: Llama 4 and SmolLM3 skip every fourth); never on x, never on v."</li>
@@ -187,6 +219,34 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                 <Readout testid="v-shift-gap-rotated-v" label="the same with v rotated too"
                     value=Signal::derive(move || Some(values_test.get().1)) />
             </div>
+            <Check name="shift-added" look="the table of scores above (its first row)" ask=Arc::new(move || {
+                let (before, after) = numbers.with(|n| n.as_ref().map_or((0.0, 0.0), |n| n.added));
+                let trend = Trend::of(before, after);
+                Question::labelled(
+                    format!("With the code added, (q + PE(m))·(k + PE(n)), move both tokens {SHIFT} positions later. The score will:"),
+                    &[("rise", "rise"), ("fall", "fall"), ("stay", "stay the same")],
+                    trend.as_str(),
+                    format!(
+                        "The cross terms q·PE(n) and PE(m)·k follow m and n themselves, not n − m: here {} → {}.",
+                        short_number(before),
+                        short_number(after)
+                    ),
+                )
+            }) />
+            <Check name="shift-rope" look="the table of scores above (its second row)" ask=Arc::new(move || {
+                let (before, after) = numbers.with(|n| n.as_ref().map_or((0.0, 0.0), |n| n.rotated));
+                Question::labelled(
+                    format!("With RoPE, R(m)q · R(n)k, move both tokens {SHIFT} positions later. The score will:"),
+                    &[("rise", "rise"), ("fall", "fall"), ("stay", "stay the same")],
+                    Trend::of(before, after).as_str(),
+                    format!(
+                        "R(m)q · R(n)k = q · R(n − m)k: both turn {SHIFT}·θᵢ further in each plane, and the angle between them stays. \
+                         Here {} → {}.",
+                        short_number(before),
+                        short_number(after)
+                    ),
+                )
+            }) />
         </WidgetCard>
     }
 }

@@ -6,9 +6,12 @@
 use crate::charts::format::whole_number;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::use_lab;
+use crate::rope::Trend;
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::math::{block, complex, exp, mn, sub};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The chapter's id (`embed=complex`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "complex";
@@ -154,6 +157,24 @@ pub fn ComplexWidget() -> impl IntoView {
             </ol>
             <output class="visually-hidden" data-testid="complex-share"
                 data-value=move || steps.with(|s| s.map(|s| crate::state::fmt_f64(s.score)))></output>
+            <Check name="turn-length" look="step 2: q's pair before and after the turn" ask=Arc::new(move || {
+                let (before, after) = steps.with(|s| s.map_or((0.0, 0.0), |s| (s.zq.0.hypot(s.zq.1), s.zq_m.0.hypot(s.zq_m.1))));
+                let answer = match Trend::of(before, after) {
+                    Trend::Stays => "none",
+                    Trend::Rises => "grows",
+                    Trend::Falls => "shrinks",
+                };
+                Question::labelled(
+                    "Multiplying q's pair by e^(imθᵢ) changes its length |q̃ᵢ| how?".to_string(),
+                    &[("none", "not at all"), ("grows", "by a factor m"), ("shrinks", "by a factor cos mθᵢ")],
+                    answer,
+                    format!(
+                        "|e^(iφ)| = 1 for every angle φ, so |q̃ᵢ·e^(imθᵢ)| = |q̃ᵢ|: here {} before and {} after. A rotation moves only the angle.",
+                        crate::charts::format::short_number(before),
+                        crate::charts::format::short_number(after)
+                    ),
+                )
+            }) />
         </WidgetCard>
     }
 }

@@ -9,12 +9,14 @@ use crate::charts::palette;
 use crate::dom::pixels::{PixelPicture, Pixels};
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_dark_mode, use_lab};
-use crate::rope::{binary_code, Code, RopeParams, MAX_CODE_POSITION};
+use crate::rope::{binary_code, bits_flipped, choices_around, Code, RopeParams, BITS, MAX_CODE_POSITION};
 use crate::state::{fmt_list, param, Change};
 use crate::ui::card::WidgetCard;
-use crate::ui::controls::PositionControl;
+use crate::ui::check::{Check, Question};
+use crate::ui::controls::FinePositionControl;
 use crate::ui::formulas::{self, Formula};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The chapter's id (`embed=counting`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "counting";
@@ -145,7 +147,7 @@ pub fn CountingWidget() -> impl IntoView {
             around p (rows, p marked on the left) by the code's dimensions (columns), purple for negative, white \
             for 0, green for positive; the normalised code divides by L − 1 = 63, for a 64-token input.">
             <div class="chapter-controls">
-                <PositionControl lab param=&param::P label="position p" change=Change::P value=p_i64 max=MAX_CODE_POSITION as i64 />
+                <FinePositionControl lab param=&param::P label="position p" change=Change::P value=p_i64 max=MAX_CODE_POSITION as i64 id="p-slider" />
             </div>
             <div class="code-columns">
                 {Code::ALL.iter().enumerate().map(|(i, code)| column(i, *code)).collect_view()}
@@ -163,6 +165,23 @@ pub fn CountingWidget() -> impl IntoView {
                 "chapter shows."
             </p>
             <Formula math=formulas::SINUSOIDAL />
+            <Check name="bits-flip" look="the binary code's column and its step to p+1" ask=Arc::new(move || {
+                let at = p.get().min(MAX_CODE_POSITION - 1);
+                let flips = bits_flipped(at);
+                let ones = flips - 1;
+                Question::plain(
+                    format!("Step p from {} to {}. How many bits of the binary code flip?", whole_number(at.into()), whole_number(i64::from(at) + 1)),
+                    choices_around(u64::from(flips), BITS as u64).into_iter().filter(|c| *c > 0).map(|c| c.to_string()),
+                    flips.to_string(),
+                    format!(
+                        "{} ends in {ones} one{} in binary; adding 1 turns {} to 0 and the 0 above them to 1: {flips} bit{}. Binary steps are uneven.",
+                        whole_number(at.into()),
+                        if ones == 1 { "" } else { "s" },
+                        if ones == 1 { "it" } else { "them" },
+                        if flips == 1 { "" } else { "s" }
+                    ),
+                )
+            }) />
             <p class="credit">"Integer → binary → sinusoidal follows Fleetwood (Hugging Face, 2024); sinusoids are from Vaswani et al. (2017)."</p>
         </WidgetCard>
     }

@@ -7,9 +7,10 @@ use crate::dom::canvas::use_canvas_chart;
 use crate::dom::indexed::indexed;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{turns_within, wavelength, ScalingMethod};
+use crate::rope::{choices_around, turns_within, wavelength, ScalingMethod};
 use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::controls::NumberField;
 use crate::ui::export::{csv_text, ExportButtons};
 use crate::ui::formulas::{self, Formula};
@@ -19,6 +20,7 @@ use crate::ui::slider::Slider;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::f64::consts::TAU;
+use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// The chapter's id (`embed=frequencies`, `data-widget`): never changes meaning once published.
@@ -45,6 +47,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
     let context = lab.select(|s| s.orig);
     let plane = lab.select(|s| s.plane);
     let base = lab.select(|s| s.base);
+    let dim = lab.select(|s| s.dim);
     let chart = Memo::new(move |_| FrequencyChart {
         inv_freq: inv_freq.get().unwrap_or_default(),
         context: context.get() as f64,
@@ -151,7 +154,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
             complete a turn inside it.">
             <Formula math=formulas::FREQUENCIES />
             <div class="control context-control">
-                <label for="context-slider">"context length (tokens) " <span class="unit">"(orig, log scale)"</span></label>
+                <label for="context-slider">"context length orig " <span class="unit">"(tokens the model was trained on, log scale)"</span></label>
                 <div class="control-row">
                     <Slider id="context-slider".to_string() step="0.5"
                         min=CONTEXT_LOG2.0.to_string() max=CONTEXT_LOG2.1.to_string()
@@ -205,6 +208,57 @@ pub fn FrequenciesWidget() -> impl IntoView {
                     </tbody>
                 </table>
             </div>
+            <h3>"The base b"</h3>
+            <p class="explain">
+                "b = 10,000 comes from the original transformer's sinusoids (Vaswani et al. 2017), a choice neither it nor "
+                "RoFormer derives: its wavelengths run from 2π to almost 2π·10,000 ≈ 62,832 tokens, longer than the texts "
+                "trained on then. Long-context models raise it, so that the slow planes stay slow over a longer context: "
+                "Llama 3.1 trains with rope_theta = 500,000, Qwen2.5 with 1,000,000 (their config.json). Try them and "
+                "watch the slowest wavelength and the planes that turn:"
+            </p>
+            <div class="chapter-controls base-picks" role="group" aria-label="bases of real models">
+                {[(10_000.0, "10,000: RoFormer, Llama 2"), (500_000.0, "500,000: Llama 3.1"), (1_000_000.0, "1,000,000: Qwen2.5")]
+                    .into_iter()
+                    .map(|(b, label)| view! {
+                        <button type="button" class="button-small" aria-pressed=move || (base.get() == b).to_string()
+                            on:click=move |_| lab.apply(Change::Base(b))>{label}</button>
+                    })
+                    .collect_view()}
+            </div>
+            <Check name="planes-turning" look="the planes-turning readout and the period table" ask=Arc::new(move || {
+                let (turning, still) = counts.get();
+                let planes = turning + still;
+                let context = context.get();
+                Question::plain(
+                    format!("How many of this head's {planes} planes turn at least once within the context of {} tokens?", short_number(context as f64)),
+                    choices_around(turning as u64, planes as u64).into_iter().map(|c| c.to_string()),
+                    turning.to_string(),
+                    format!(
+                        "A plane turns once within the context when its wavelength 2π/θᵢ is at most {} tokens: {turning} of {planes} do; the other {still} never complete a turn.",
+                        short_number(context as f64)
+                    ),
+                )
+            }) />
+            <Check name="slowest-vs-context" look="the slowest-wavelength readout" ask=Arc::new(move || {
+                let (b, d, context) = (base.get(), dim.get(), context.get() as f64);
+                let longest = slowest.get().unwrap_or(0.0);
+                let longer = longest > context;
+                Question::labelled(
+                    format!(
+                        "With base {} and d = {d}, is the slowest wavelength longer than the context of {} tokens?",
+                        short_number(b),
+                        short_number(context)
+                    ),
+                    &[("yes", "yes"), ("no", "no")],
+                    if longer { "yes" } else { "no" },
+                    format!(
+                        "The slowest plane's wavelength is {} tokens{}: {}.",
+                        short_number(longest),
+                        if scaling.get() == ScalingMethod::None { "" } else { " (with the context extension chosen)" },
+                        if longer { "that plane never completes a turn within the context" } else { "even the slowest plane turns within the context" }
+                    ),
+                )
+            }) />
         </WidgetCard>
     }
 }

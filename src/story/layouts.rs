@@ -8,8 +8,10 @@ use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::use_lab;
 use crate::rope::{dot, Layout, VectorName};
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::readout::Readout;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The chapter's id (`embed=layouts`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "layouts";
@@ -138,6 +140,27 @@ pub fn LayoutsWidget() -> impl IntoView {
                 "and changes the code that rotates them, as if the same weights ran with the other implementation, "
                 "not as a different model."
             </p>
+            <Check name="half-partner" look="the rotate_half listing's line under it" ask=Arc::new(move || {
+                vectors.with(|v| {
+                    let Some(v) = v.as_ref() else { return Question::default() };
+                    let half = v.rotary.with_layout(Layout::Half);
+                    let partner = half.plane_dims(0).1;
+                    let d = half.dim();
+                    let mut options = vec![1, partner, d.saturating_sub(1), d / 4];
+                    options.sort_unstable();
+                    options.dedup();
+                    options.retain(|o| *o > 0);
+                    Question::plain(
+                        format!("In the rotate_half layout with d = {d}, which dimension turns together with dimension 0?"),
+                        options.into_iter().map(|o| format!("dimension {o}")),
+                        format!("dimension {partner}"),
+                        format!(
+                            "rotate_half pairs dimension i with i + {}, half the rotated dimensions further on; the interleaved layout pairs it with i + 1.",
+                            partner
+                        ),
+                    )
+                })
+            }) />
         </WidgetCard>
     }
 }

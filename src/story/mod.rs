@@ -26,8 +26,9 @@ use leptos::prelude::*;
 use parts::{part_view, Part, EMBED_SHEET_SLOT, REFERENCES_SLOT, SHORTCUT_SHEET_SLOT};
 
 /// The chapters in reading order, as the full page shows them: from why attention needs
-/// positions to RoPE's layouts, context extension and its variants, images, and precision at
-/// long positions; the scores last. Each names the part of the split build that holds it.
+/// positions to the rotation lab and its numbers, the two layouts, frequencies, decay, context
+/// extension and its variants, images, and precision at long positions. A control or term is
+/// used only after the chapter that explains it, or says where it is explained. Each names the part of the split build that holds it.
 pub static WIDGETS: [Widget; 14] = [
     Widget { id: order::ID, title: order::TITLE, part: Part::Frame, slot: 0 },
     Widget { id: counting::ID, title: counting::TITLE, part: Part::Opening, slot: 0 },
@@ -35,14 +36,14 @@ pub static WIDGETS: [Widget; 14] = [
     Widget { id: add_or_rotate::ID, title: add_or_rotate::TITLE, part: Part::Opening, slot: 2 },
     Widget { id: heatmap::ID, title: heatmap::TITLE, part: Part::Rotation, slot: 0 },
     Widget { id: clocks::ID, title: clocks::TITLE, part: Part::Rotation, slot: 1 },
-    Widget { id: complex::ID, title: complex::TITLE, part: Part::Rotation, slot: 2 },
-    Widget { id: frequencies::ID, title: frequencies::TITLE, part: Part::Rotation, slot: 3 },
+    Widget { id: scores::ID, title: scores::TITLE, part: Part::Rotation, slot: 2 },
+    Widget { id: layouts::ID, title: layouts::TITLE, part: Part::Rotation, slot: 3 },
+    Widget { id: complex::ID, title: complex::TITLE, part: Part::Rotation, slot: 4 },
+    Widget { id: frequencies::ID, title: frequencies::TITLE, part: Part::Rotation, slot: 5 },
     Widget { id: decay::ID, title: decay::TITLE, part: Part::Analysis, slot: 0 },
-    Widget { id: layouts::ID, title: layouts::TITLE, part: Part::Analysis, slot: 1 },
     Widget { id: scaling::ID, title: scaling::TITLE, part: Part::Beyond, slot: 0 },
     Widget { id: rope2d::ID, title: rope2d::TITLE, part: Part::Beyond, slot: 1 },
     Widget { id: precision::ID, title: precision::TITLE, part: Part::Beyond, slot: 2 },
-    Widget { id: scores::ID, title: scores::TITLE, part: Part::Beyond, slot: 3 },
 ];
 
 /// In the split build, every part: the browser's search of the page (Ctrl+F, ⌘F; the page's

@@ -36,12 +36,12 @@ pub enum Part {
     Frame,
     /// Counting, sinusoids as rotations, add or rotate.
     Opening,
-    /// The heatmap, the rotation lab, the complex view, frequencies.
+    /// The heatmap, the rotation lab, its numbers, the two layouts, the complex view, frequencies.
     Rotation,
-    /// Decay, layouts.
+    /// Decay.
     Analysis,
-    /// Context extension, images, precision, the scores; the references and the dialogs' sheets
-    /// (embed, shortcuts), which nothing needs on the first screen.
+    /// Context extension, images, precision; the references and the dialogs' sheets (embed,
+    /// shortcuts), which nothing needs on the first screen.
     Beyond,
 }
 
@@ -59,17 +59,16 @@ fn rotation(slot: u8) -> PartView {
     Ok(match slot {
         0 => view! { <HeatmapWidget /> }.into_any(),
         1 => view! { <ClocksWidget /> }.into_any(),
-        2 => view! { <ComplexWidget /> }.into_any(),
+        2 => view! { <ScoresWidget /> }.into_any(),
+        3 => view! { <LayoutsWidget /> }.into_any(),
+        4 => view! { <ComplexWidget /> }.into_any(),
         _ => view! { <FrequenciesWidget /> }.into_any(),
     })
 }
 
 #[cfg_attr(split, leptos::wasm_split::wasm_split(analysis_3, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_analysis), fallible))]
-fn analysis(slot: u8) -> PartView {
-    Ok(match slot {
-        0 => view! { <DecayWidget /> }.into_any(),
-        _ => view! { <LayoutsWidget /> }.into_any(),
-    })
+fn analysis(_slot: u8) -> PartView {
+    Ok(view! { <DecayWidget /> }.into_any())
 }
 
 #[cfg_attr(split, leptos::wasm_split::wasm_split(beyond_4, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_beyond), fallible))]
@@ -78,7 +77,6 @@ fn beyond(slot: u8) -> PartView {
         0 => view! { <ScalingWidget /> }.into_any(),
         1 => view! { <Rope2dWidget /> }.into_any(),
         2 => view! { <PrecisionWidget /> }.into_any(),
-        3 => view! { <ScoresWidget /> }.into_any(),
         REFERENCES_SLOT => view! { <References /> }.into_any(),
         EMBED_SHEET_SLOT => view! { <EmbedSheet /> }.into_any(),
         _ => view! { <ShortcutSheet /> }.into_any(),

@@ -4,18 +4,20 @@
 //! onto PE(p + k). Vaswani et al. 2017 (section 3.5) hint at it; Fleetwood (Hugging Face, 2024)
 //! spells it out.
 
-use crate::charts::format::{fixed, short_number};
+use crate::charts::format::{fixed, short_number, whole_number};
 use crate::dom::indexed::indexed;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::use_lab;
-use crate::rope::{pe_rotation_error, pe_shift_blocks, sinusoidal_encoding, RopeParams, MAX_CODE_POSITION};
+use crate::rope::{dot, pe_rotation_error, pe_shift_blocks, sinusoidal_encoding, RopeParams, Trend, MAX_CODE_POSITION};
 use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
-use crate::ui::controls::PositionControl;
+use crate::ui::check::{Check, Question};
+use crate::ui::controls::FinePositionControl;
 use crate::ui::math::{block, column, matrix, mn};
 use crate::ui::readout::Readout;
 use leptos::prelude::*;
 use std::f64::consts::TAU;
+use std::sync::Arc;
 
 /// The chapter's id (`embed=pe-rotation`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "pe-rotation";
@@ -91,9 +93,9 @@ pub fn PeRotationWidget() -> impl IntoView {
             (sin, cos), so in its own coordinates M_k turns the other way: rows (cos kθᵢ, sin kθᵢ) and \
             (−sin kθᵢ, cos kθᵢ).)">
             <div class="chapter-controls">
-                <PositionControl lab param=&param::P label="position p" change=Change::P value=p_i64
+                <FinePositionControl lab param=&param::P label="position p" change=Change::P value=p_i64
                     max=MAX_CODE_POSITION as i64 id="p-slider-rotation" />
-                <PositionControl lab param=&param::SHIFT label="shift k" change=Change::Shift value=shift_i64 max=MAX_CODE_POSITION as i64 />
+                <FinePositionControl lab param=&param::SHIFT label="shift k" change=Change::Shift value=shift_i64 max=MAX_CODE_POSITION as i64 id="shift-slider" />
             </div>
             <div class="pe-dials" node_ref=dials_box role="img"
                 aria-label=move || format!("{} pairs of the sinusoidal code, fast to slow: each point at angle pθᵢ turns by kθᵢ to (p+k)θᵢ", dials.with(Vec::len))>
@@ -107,7 +109,7 @@ pub fn PeRotationWidget() -> impl IntoView {
                 " (angles shown modulo 2π, in radians)"
             </p>
             <div class="math pe-formula" node_ref=formula_box>
-                <p class="pe-formula-title">{move || format!("Pair {} (the selected plane; pick another on the clocks below):", plane.get())}</p>
+                <p class="pe-formula-title">{move || format!("Pair {} (the plane selected in the rotation lab, chapter 6):", plane.get())}</p>
                 <div inner_html=move || formula.get()></div>
             </div>
             <div class="readouts">
@@ -120,6 +122,19 @@ pub fn PeRotationWidget() -> impl IntoView {
                 "position to the one k tokens later. RoPE takes the hint literally: instead of adding the code "
                 "to the token and hoping attention recovers the rotation, it rotates q and k themselves."
             </p>
+            <Check name="pe-dot" look="the dials: each pair turns by kθᵢ whatever p is" ask=Arc::new(move || {
+                let (p, k) = (p.get() as f64, shift.get() as f64);
+                let dot_at = |p: f64| params.get().map_or(0.0, |params| dot(&sinusoidal_encoding(params, p), &sinusoidal_encoding(params, p + k)));
+                let trend = Trend::of(dot_at(p), dot_at(p + 1000.0));
+                Question::labelled(
+                    format!("Keep k = {} and move p 1,000 further. The dot product PE(p)·PE(p + k) will:", whole_number(k as i64)),
+                    &[("rise", "rise"), ("fall", "fall"), ("stay", "stay the same")],
+                    trend.as_str(),
+                    "PE(p)·PE(p + k) = Σᵢ (sin pθᵢ sin (p+k)θᵢ + cos pθᵢ cos (p+k)θᵢ) = Σᵢ cos kθᵢ: the angle between the two \
+                     codes in each pair is kθᵢ, wherever p is."
+                        .to_string(),
+                )
+            }) />
         </WidgetCard>
     }
 }

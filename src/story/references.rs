@@ -1,13 +1,14 @@
 //! The papers and posts the chapters follow, with links: the page's last section, in the part
 //! of the split build that holds the last chapters (see [`crate::story`]).
 
+use crate::ui::check::PrintedAnswers;
 use leptos::prelude::*;
 
 /// The papers and posts the chapters follow, with links.
 #[component]
 pub fn References() -> impl IntoView {
     // (text, link or "" where our copy names none, what the page takes from it)
-    const REFERENCES: [(&str, &str, &str); 16] = [
+    const REFERENCES: [(&str, &str, &str); 24] = [
         ("Su, Lu, Pan, Murtadha, Wen, Liu (2021). RoFormer: Enhanced Transformer with Rotary Position Embedding.", "https://arxiv.org/abs/2104.09864", "the rotation, its complex form, the decay bounds (section 3.4.3)"),
         ("Vaswani et al. (2017). Attention Is All You Need.", "https://arxiv.org/abs/1706.03762", "sinusoidal encodings, added to x (section 3.5)"),
         ("Fleetwood (2024). You could have designed state of the art positional encoding. Hugging Face blog.", "https://huggingface.co/blog/designing-positional-encoding", "the two dogs; integer, binary, sinusoidal; PE(p+k) = M_k PE(p); p-RoPE"),
@@ -24,6 +25,14 @@ pub fn References() -> impl IntoView {
         ("Hugging Face transformers, modeling_rope_utils.py and modeling_llama.py.", "https://github.com/huggingface/transformers", "rotate_half; the context-extension methods"),
         ("Meta, Llama reference code, model.py.", "https://github.com/meta-llama/llama", "apply_rotary_emb with view_as_complex"),
         ("EleutherAI (2021). Rotary Embeddings: A Relative Revolution.", "https://blog.eleuther.ai/rotary-embeddings/", "RoPE explained and benchmarked"),
+        ("bloc97 (2023). NTK-Aware Scaled RoPE allows LLaMA models to have extended (8k+) context size without any fine-tuning and minimal perplexity degradation. r/LocalLLaMA.", "https://www.reddit.com/r/LocalLLaMA/comments/14lz7j5/ntkaware_scaled_rope_allows_llama_models_to_have/", "NTK-aware scaling: base·s^(d/(d−2))"),
+        ("emozilla (2023). Dynamically Scaled RoPE further increases performance of long context LLaMA with zero fine-tuning. r/LocalLLaMA.", "https://www.reddit.com/r/LocalLLaMA/comments/14mrgpr/dynamically_scaled_rope_further_increases/", "dynamic NTK"),
+        ("Llama Team, AI @ Meta (2024). The Llama 3 Herd of Models.", "https://arxiv.org/abs/2407.21783", "rope_theta = 500,000; Llama 3.1's long context"),
+        ("Raffel et al. (2020). Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer (T5).", "https://arxiv.org/abs/1910.10683", "a learned relative bias per bucket of distances"),
+        ("Press, Smith, Lewis (2022). Train Short, Test Long: Attention with Linear Biases Enables Input Length Extrapolation (ALiBi).", "https://arxiv.org/abs/2108.12409", "a fixed linear bias, −slope·distance"),
+        ("Fang et al. (2023). EVA-02: A Visual Representation for Neon Genesis.", "https://arxiv.org/abs/2303.11331", "2D RoPE in a vision transformer"),
+        ("Heo, Park, Han, Yun (2024). Rotary Position Embedding for Vision Transformer (RoPE-ViT). ECCV.", "https://arxiv.org/abs/2403.13298", "RoPE-Axial and RoPE-Mixed"),
+        ("Wang et al. (2024). Qwen2-VL: Enhancing Vision-Language Model's Perception of the World at Any Resolution.", "https://arxiv.org/abs/2409.12191", "2D RoPE in its vision encoder; M-RoPE"),
     ];
     view! {
         <section class="widget references" id="references" aria-labelledby="references-title">
@@ -37,5 +46,6 @@ pub fn References() -> impl IntoView {
                 }).collect_view()}
             </ol>
         </section>
+        <PrintedAnswers />
     }
 }

@@ -7,12 +7,14 @@
 use crate::charts::diverging;
 use crate::dom::size::use_in_view;
 use crate::lab::use_lab;
-use crate::rope::{collision_partner, Patch, Rope2d, RopeParams};
+use crate::rope::{collision_partner, Patch, Rope2d, RopeParams, Trend};
 use crate::state::{shifted_patches, Change, PatchCoordinate, PATCH_GRID};
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::readout::Readout;
 use leptos::html::Div;
 use leptos::prelude::*;
+use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// The chapter's id (`embed=rope2d`, `data-widget`): never changes meaning once published.
@@ -206,6 +208,27 @@ pub fn Rope2dWidget() -> impl IntoView {
                 <li><strong>"Qwen2-VL"</strong>" (Wang et al., 2024): 2D RoPE in its vision encoder, and M-RoPE in the language model, which "
                     "splits each head's planes into time, height and width sections (16, 24 and 24 of the 64 planes of a 128-dimension head)."</li>
             </ul>
+            <Check name="shift-2d" look="the axial score readout as you move both patches" ask=Arc::new(move || {
+                let (qp, kp) = patches.get();
+                let (qp, kp) = (patch(qp), patch(kp));
+                let (before, after) = rope.with(|rope| {
+                    vectors.with(|v| match (rope.as_ref(), v.as_ref()) {
+                        (Some(rope), Some(v)) => (
+                            rope.score(&v.q, &v.k, qp, kp).unwrap_or(0.0),
+                            rope.score(&v.q, &v.k, (qp.0 + 1, qp.1 + 1), (kp.0 + 1, kp.1 + 1)).unwrap_or(0.0),
+                        ),
+                        _ => (0.0, 0.0),
+                    })
+                });
+                Question::labelled(
+                    "Move both patches one column right and one row down. The axial 2D RoPE score will:".to_string(),
+                    &[("rise", "rise"), ("fall", "fall"), ("stay", "stay the same")],
+                    Trend::of(before, after).as_str(),
+                    "Axial RoPE turns half the planes by x·θᵢ and half by y·θᵢ; moving both patches alike leaves every angle between q and k, \
+                     so the score depends only on the offset (Δx, Δy)."
+                        .to_string(),
+                )
+            }) />
         </WidgetCard>
     }
 }

@@ -2,11 +2,17 @@
 //! position n, computed two ways, the unrotated score, and the vectors behind them.
 
 use crate::lab::{use_lab, FullPage};
+use crate::rope::{dot, Trend, VectorName};
 use crate::state::Derived;
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::readout::{ListReadout, Readout};
 use crate::ui::score_readouts::ScoreReadouts;
 use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The shift of the question: both positions this much later.
+const SHIFT: i64 = 100;
 
 /// The chapter's id (`embed=scores`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "scores";
@@ -27,6 +33,7 @@ pub fn ScoresWidget() -> impl IntoView {
         Signal::derive(move || values.get().unwrap_or_default())
     };
     let planes = lab.select(|s| s.dim / 2);
+    let at = lab.select(|s| (s.m, s.n));
     let title = if without_scores { PAGE_TITLE } else { TITLE };
 
     view! {
@@ -49,6 +56,28 @@ pub fn ScoresWidget() -> impl IntoView {
                 <ListReadout testid="inv-freq" label="inverse frequencies θᵢ (radians per token)"
                     values=list(|d| d.frequencies.inv_freq.clone()) />
             </details>
+            <Check name="shift-both" look="the lists of q and k rotated, and the score" ask=Arc::new(move || {
+                let (m, n) = at.get();
+                let (turned, score) = lab.vectors.with(|v| {
+                    let Some(v) = v.as_ref() else { return (false, Trend::Stays) };
+                    let rotated = |x: &[f64], p: i64, name| v.rotary.rotate(name, x, p).unwrap_or_default();
+                    let (q0, q1) = (rotated(&v.q, m, VectorName::Query), rotated(&v.q, m + SHIFT, VectorName::Query));
+                    let turned = q0.iter().zip(&q1).any(|(a, b)| Trend::of(*a, *b) != Trend::Stays);
+                    let score = |m, n| dot(&rotated(&v.q, m, VectorName::Query), &rotated(&v.k, n, VectorName::Key));
+                    (turned, Trend::of(score(m, n), score(m + SHIFT, n + SHIFT)))
+                });
+                let answer = match (turned, score) {
+                    (true, Trend::Stays) => "vectors",
+                    (_, Trend::Rises | Trend::Falls) => "score",
+                    (false, Trend::Stays) => "nothing",
+                };
+                Question::labelled(
+                    format!("Add {SHIFT} to both m and n. Which numbers change?"),
+                    &[("vectors", "q and k rotated change; the score does not"), ("score", "the score changes too"), ("nothing", "nothing changes")],
+                    answer,
+                    "Each plane of q and k turns a further 100·θᵢ, so the rotated vectors change; the angle between them, (n − m)θᵢ, does not, and neither does the score.".to_string(),
+                )
+            }) />
         </WidgetCard>
     }
 }

@@ -76,10 +76,12 @@ pub fn Controls() -> impl IntoView {
                     Layout::Interleaved => "RoFormer, Meta's Llama code",
                     Layout::Half => "rotate_half: GPT-NeoX, Hugging Face",
                 }) />
+            <a class="control-where" href="#layouts">"what the layout is: chapter 8"</a>
             <SelectControl lab id="scaling-select" label="scaling"
                 options=ScalingMethod::ALL.iter().map(|m| (m.as_str(), m.label())).collect()
                 value=Signal::derive(move || scaling.get().as_str())
                 on_pick=|name| ScalingMethod::parse(name).map(Change::Scaling) />
+            <a class="control-where" href="#scaling">"context extension: chapter 12"</a>
 
             <Show when=move || scaling.get() != ScalingMethod::None>
                 <div class="control-pair">
@@ -89,7 +91,7 @@ pub fn Controls() -> impl IntoView {
                             value=Signal::derive(move || fmt_plain(factor.get())) />
                     </div>
                     <div class="control">
-                        <label for="orig-field">"original context (tokens)"</label>
+                        <label for="orig-field">"original context orig (tokens)"</label>
                         <NumberField lab param=&param::ORIG id="orig-field" step="1"
                             value=Signal::derive(move || orig.get().to_string()) />
                     </div>
@@ -98,12 +100,12 @@ pub fn Controls() -> impl IntoView {
 
             <div class="control-pair">
                 <div class="control">
-                    <label for="r-field">"relative distance r " <span class="unit">"(decay readout)"</span></label>
+                    <label for="r-field">"relative distance r " <span class="unit">"("<a href="#decay">"decay"</a>" readout)"</span></label>
                     <NumberField lab param=&param::R id="r-field" step="1"
                         value=Signal::derive(move || r.get().to_string()) />
                 </div>
                 <div class="control">
-                    <label for="seed-field">"seed " <span class="unit">"(draws q and k)"</span></label>
+                    <label for="seed-field">"seed " <span class="unit">"(draws q and k: "<a href="#clocks">"chapter 6"</a>")"</span></label>
                     <NumberField lab param=&param::SEED id="seed-field" step="1"
                         value=Signal::derive(move || seed.get().to_string()) />
                 </div>
@@ -141,6 +143,61 @@ pub fn PositionControl(
                     value=Signal::derive(move || value.get().to_string())
                     on_value=move |p: f64| lab.apply(change(p as i64)) />
                 <NumberField lab param aria_label=exact step="1"
+                    value=Signal::derive(move || value.get().to_string()) />
+            </div>
+        </div>
+    }
+}
+
+/// The steps of a [`FinePositionControl`]'s slider.
+const FINE_STEPS: f64 = 1000.0;
+
+/// A position over a long range (p and k, 0 to 65,535) on a scale a finger can use: the slider
+/// runs over log₂(p + 1), so that the first hundred positions get as much of it as the last
+/// thirty thousand; − and + step by one, and the number field takes any position exactly.
+#[component]
+pub fn FinePositionControl(
+    lab: Lab,
+    /// The parameter: the field parses its text.
+    param: &'static Param,
+    label: &'static str,
+    /// The typed change a value makes.
+    change: fn(i64) -> Change,
+    value: Memo<i64>,
+    max: i64,
+    /// The slider's id.
+    id: &'static str,
+) -> impl IntoView {
+    let set = move |p: i64| lab.apply(change(p.clamp(0, max)));
+    // Slider value v in 0..=FINE_STEPS stands for p = 2^(v·bits/FINE_STEPS) − 1.
+    let bits = ((max + 1) as f64).log2().max(1.0);
+    let to_slider = move |p: i64| (FINE_STEPS * ((p + 1) as f64).log2() / bits).round();
+    let on_value = move |v: f64| {
+        let current = value.get_untracked();
+        let p = (2f64.powf(v * bits / FINE_STEPS) - 1.0).round() as i64;
+        // A key press always moves p, even where a step of the scale is less than a position.
+        let was = to_slider(current);
+        set(if v > was && p <= current {
+            current + 1
+        } else if v < was && p >= current {
+            current - 1
+        } else {
+            p
+        });
+    };
+    view! {
+        <div class="control">
+            <label for=id>{label}" " <span class="unit">"(log scale)"</span></label>
+            <div class="control-row">
+                <Slider id=id.to_string() step="1" min="0" max=FINE_STEPS.to_string()
+                    aria_valuetext=Signal::derive(move || value.get().to_string())
+                    value=Signal::derive(move || to_slider(value.get()).to_string())
+                    on_value=on_value />
+                <button type="button" class="stepper" aria-label=format!("{} one less", param.name)
+                    on:click=move |_| set(value.get_untracked() - 1)>"−"</button>
+                <button type="button" class="stepper" aria-label=format!("{} one more", param.name)
+                    on:click=move |_| set(value.get_untracked() + 1)>"+"</button>
+                <NumberField lab param aria_label=format!("{}, exact", param.name) step="1"
                     value=Signal::derive(move || value.get().to_string()) />
             </div>
         </div>

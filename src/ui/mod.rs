@@ -4,6 +4,7 @@
 //! No chapter lives here, and nothing here looks a chapter up.
 
 pub mod card;
+pub mod check;
 pub mod controls;
 pub mod dialog;
 pub mod embed;

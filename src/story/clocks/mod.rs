@@ -11,9 +11,10 @@ use crate::charts::{draw_contributions, ClockFace};
 use crate::dom::animation::{prefers_reduced_motion, use_animation_frames};
 use crate::dom::canvas::use_canvas_chart;
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::wavelength;
+use crate::rope::{first_to_turn, wavelength};
 use crate::state::param;
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::controls::NumberField;
 use crate::ui::score_readouts::ScoreReadouts;
 use crate::ui::slider::Slider;
@@ -23,6 +24,7 @@ use faces::ClockFaces;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plane_detail::PlaneDetail;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The chapter's id (`embed=clocks`, `data-widget`): never changes meaning once published.
@@ -207,6 +209,26 @@ pub fn ClocksWidget() -> impl IntoView {
             </div>
             <PlaneDetail faces longest positions=drawn inv_freq selected />
             <VectorEditor />
+            <Check name="first-turn" look="the clock faces: each face's λ is its tokens per full turn" ask=Arc::new(move || {
+                inv_freq.with(|f| {
+                    let planes = f.len();
+                    let first = first_to_turn(f).unwrap_or(0);
+                    let mut options = vec![0, planes / 2, planes.saturating_sub(1), first];
+                    options.sort_unstable();
+                    options.dedup();
+                    let wavelength = f.get(first).copied().and_then(wavelength).map_or_else(|| "—".to_string(), short_number);
+                    Question::plain(
+                        "As m grows, which plane's hand completes a full turn first?".to_string(),
+                        options.into_iter().map(|i| format!("plane {i}")),
+                        format!("plane {first}"),
+                        format!(
+                            "Plane i turns by θᵢ per token and θᵢ = b^(−2i/d) shrinks as i grows, so plane {first}, with the largest θᵢ \
+                             ({} rad per token), turns first: once every {wavelength} tokens.",
+                            f.get(first).map_or_else(|| "—".to_string(), |t| short_number(*t))
+                        ),
+                    )
+                })
+            }) />
         </WidgetCard>
     }
 }

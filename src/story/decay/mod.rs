@@ -16,6 +16,7 @@ use crate::lab::{use_chart_style, use_lab};
 use crate::rope::{abel_factor, cosine_by_distance, mean_cos_by_distance, norm, xpos_mean_cos, Frequencies, RopeParams};
 use crate::state::{fmt_list, param, Change};
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::export::{csv_text, ExportButtons};
 use crate::ui::field::{FieldMessage, FieldStatus};
 use crate::ui::formulas::{self, Formula};
@@ -28,6 +29,7 @@ use leptos::prelude::*;
 use lines::DecayLines;
 use plotters::prelude::IntoDrawingArea;
 use sampling::{bound_curve, distances, SAMPLES};
+use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
 /// The chapter's id (`embed=decay`, `data-widget`): never changes meaning once published.
@@ -364,6 +366,27 @@ pub fn DecayWidget() -> impl IntoView {
                 "use the fast planes to build positional attention patterns and the slow, nearly still planes to "
                 "carry meaning."
             </p>
+            <Check name="score-decays" look="the readouts at the cursor distance r and the chart's lines" ask=Arc::new(move || {
+                let r = r.get();
+                let (at_zero, at_r) = vectors.with(|v| {
+                    v.as_ref().map_or((0.0, 0.0), |v| {
+                        let c = cosine_by_distance(&v.rotary, &v.q, &v.k, &[0.0, r as f64]);
+                        (c[0], c[1])
+                    })
+                });
+                let smaller = at_r.abs() < at_zero.abs();
+                Question::labelled(
+                    format!("RoFormer's bound falls from r = 0 to r = {}. Is this q and k's score smaller in size at r = {} than at 0?", short_number(r as f64), short_number(r as f64)),
+                    &[("yes", "yes"), ("no", "no")],
+                    if smaller { "yes" } else { "no" },
+                    format!(
+                        "Its score ÷ |q||k| is {} at 0 and {} at r: the bound is a ceiling over every q and k, not the path of one pair. \
+                         Move r or the seed and the answer can change.",
+                        short_number(at_zero),
+                        short_number(at_r)
+                    ),
+                )
+            }) />
         </WidgetCard>
     }
 }

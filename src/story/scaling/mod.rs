@@ -7,18 +7,23 @@ mod charts;
 mod config;
 mod wavelength_chart;
 
+use crate::charts::format::short_number;
 use crate::lab::use_lab;
-use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
+use crate::rope::{
+    frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams, Trend,
+};
 use crate::state::param::{self, Param};
 use crate::state::presets::PRESETS;
 use crate::state::Change;
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::controls::NumberField;
 use crate::ui::field::key_label;
 use crate::ui::readout::Readout;
 use charts::{CompareChart, CompareFacts, Comparison, PlaneAngles};
 use config::ConfigBox;
 use leptos::prelude::*;
+use std::sync::Arc;
 use wavelength_chart::WavelengthChart;
 
 /// The chapter's id (`embed=scaling`, `data-widget`): never changes meaning once published.
@@ -37,6 +42,22 @@ fn method_note(method: ScalingMethod) -> &'static str {
         ScalingMethod::Llama3 => "Llama 3.1 (Meta, 2024): wavelengths shorter than orig / high_freq_factor keep their frequency, longer than orig / low_freq_factor are divided by the factor, with a smooth blend between. The same idea as YaRN's ramp, by wavelength.",
         ScalingMethod::LongRope => "LongRoPE (Ding et al. 2024; Phi-3): a searched factor for every plane, short_factor while seq_len is within original_max_position_embeddings and long_factor beyond, and the attention factor √(1 + ln(factor)/ln(orig)). The pictures here are at seq_len = the target, so long_factor; the page's readouts use seq_len.",
         ScalingMethod::Proportional => "p-RoPE (Barbero et al. 2024): keep only the fastest fraction of the planes (partial_rotary_factor) at their usual exponents and drop the lowest frequencies, which carry little position and mostly act as semantic channels; the factor divides what remains.",
+    }
+}
+
+/// Which part of each head RoPE turns in a preset's model, where it is not the whole head.
+fn rotates(preset: &str) -> Option<&'static str> {
+    match preset {
+        "gpt-neox-20b" => Some(
+            "Partial rotary: rotary_pct = 0.25 turns 24 of each head's 96 dimensions (d here is the head, partial_rotary_factor 0.25); \
+             the other 72 carry no position.",
+        ),
+        "deepseek-v3" => Some(
+            "Decoupled RoPE (multi-head latent attention): RoPE turns a separate 64-dimension part of each query and key \
+             (qk_rope_head_dim; the key's part is shared by all heads), beside 128 dimensions without position (qk_nope_head_dim); \
+             d here is that 64-dimension part.",
+        ),
+        _ => None,
     }
 }
 
@@ -204,6 +225,12 @@ pub fn ScalingWidget() -> impl IntoView {
                 "the slow planes (those that never completed a turn) reach angles it never saw. Context extension "
                 "changes the frequencies so that they do not: pick a real model or a method and watch every plane."
             </p>
+            <p class="explain">
+                "Two lengths, two names each: orig, the context the model was trained on (the frequencies chapter's "
+                "context slider; a config calls it original_max_position_embeddings, or max_position_embeddings "
+                "before any extension), and the target, the context it is extended to (max_position_embeddings once "
+                "extended). Dynamic NTK reads orig from max_position_embeddings, as transformers does."
+            </p>
             <div class="control-pair">
                 <div class="control">
                     <label for="preset-select">"model preset"</label>
@@ -224,15 +251,16 @@ pub fn ScalingWidget() -> impl IntoView {
                     value=Signal::derive(move || Some(method.get())) />
             </div>
             <p class="method-note">{move || method_note(method.get())}</p>
+            {move || preset.get().and_then(rotates).map(|note| view! { <p class="method-note" data-testid="preset-rotates">{note}</p> })}
 
             <div class="scaling-fields">
                 <div class="control">
-                    <label for="scaling-orig">{key_label("original_max_position_embeddings")}</label>
+                    <label for="scaling-orig">"orig: " {key_label("original_max_position_embeddings")}</label>
                     <NumberField lab param=&param::ORIG id="scaling-orig" step="1"
                         value=Signal::derive(move || contexts.get().0.to_string()) />
                 </div>
                 <div class="control">
-                    <label for="scaling-target">{key_label("max_position_embeddings (target)")}</label>
+                    <label for="scaling-target">"target: " {key_label("max_position_embeddings")}</label>
                     <NumberField lab param=&param::TARGET id="scaling-target" step="1"
                         value=Signal::derive(move || contexts.get().1.to_string()) />
                 </div>
@@ -334,6 +362,29 @@ pub fn ScalingWidget() -> impl IntoView {
             </p>
 
             <ConfigBox python />
+            <Check name="fastest-plane" look="the chart of every plane's angle before and after" ask=Arc::new(move || {
+                let (before, after) = (before.with(|b| b.as_ref().and_then(|b| b.first().copied())), after.with(|a| a.as_ref().and_then(|a| a.first().copied())));
+                let (before, after) = (before.unwrap_or(0.0), after.unwrap_or(0.0));
+                let slower = Trend::of(before, after) == Trend::Falls;
+                Question::labelled(
+                    match method.get() {
+                        ScalingMethod::None => "With no context extension chosen (pick a method above), does plane 0, the fastest, turn slower than before?".to_string(),
+                        chosen => format!("With {} as set now, does plane 0, the fastest, turn slower than without it?", chosen.label()),
+                    },
+                    &[("yes", "yes"), ("no", "no")],
+                    if slower { "yes" } else { "no" },
+                    format!(
+                        "θ₀ goes from {} to {} rad per token. {}",
+                        short_number(before),
+                        short_number(after),
+                        if slower {
+                            "This method divides even the fastest plane, so neighbouring tokens look closer together than in training."
+                        } else {
+                            "Plane 0 turns many times within orig already; this method leaves it as it was, so nearby positions look as in training."
+                        }
+                    ),
+                )
+            }) />
         </WidgetCard>
     }
 }

@@ -1,0 +1,179 @@
+//! Check yourself: a question at the end of a chapter that asks the reader to predict before the
+//! page answers. A radio group (native radios, named by its question), a Check button, a live
+//! region for the verdict and the reason, and a pointer to the control or figure that shows it.
+//! The question, its choices and its right answer are computed from the current state each time
+//! they are shown, so moving a slider changes the right answer where it should. The full page
+//! gathers every question for the printed handout, whose answers come at its end.
+
+use crate::dom::size::{use_in_view, while_in_view};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// A question as the page asks it for the current state.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Question {
+    /// The question.
+    pub ask: String,
+    /// Each choice: (its value, what the reader reads).
+    pub choices: Vec<(String, String)>,
+    /// The right choice's value: `data-value` once answered.
+    pub right: String,
+    /// Why, in a sentence or two.
+    pub why: String,
+}
+
+impl Question {
+    /// A question whose choices read as their values.
+    pub fn plain(ask: String, choices: impl IntoIterator<Item = String>, right: String, why: String) -> Self {
+        Question { ask, choices: choices.into_iter().map(|c| (c.clone(), c)).collect(), right, why }
+    }
+
+    /// A question whose choices are (value, label) pairs.
+    pub fn labelled(ask: String, choices: &[(&str, &str)], right: &str, why: String) -> Self {
+        Question { ask, choices: choices.iter().map(|(v, l)| (v.to_string(), l.to_string())).collect(), right: right.to_string(), why }
+    }
+
+    /// The right choice as the reader reads it.
+    pub fn right_label(&self) -> String {
+        self.choices.iter().find(|(value, _)| *value == self.right).map_or_else(|| self.right.clone(), |(_, label)| label.clone())
+    }
+}
+
+/// How a question is computed: a function of the shared state (it reads signals). Boxed, so
+/// that [`Check`] is compiled once, not once per question.
+pub type Asker = Arc<dyn Fn() -> Question + Send + Sync>;
+
+/// The questions on the full page, for the printed answers at its end: (its name, the question).
+#[derive(Clone, Copy)]
+pub struct QuestionSheet(RwSignal<Vec<(&'static str, Asker)>>);
+
+impl QuestionSheet {
+    pub fn provide() {
+        provide_context(QuestionSheet(RwSignal::new(Vec::new())));
+    }
+}
+
+#[component]
+pub fn Check(
+    /// `data-testid="check-<name>"`, the radios' group name.
+    name: &'static str,
+    /// Where the page shows the answer ("the score readout above").
+    look: &'static str,
+    /// The question, its choices and its answer, from the current state.
+    ask: Asker,
+) -> impl IntoView {
+    if let Some(QuestionSheet(sheet)) = use_context::<QuestionSheet>() {
+        sheet.update(|s| s.push((name, ask.clone())));
+        on_cleanup(move || sheet.try_update(|s| s.retain(|(n, _)| *n != name)).unwrap_or_default());
+    }
+    let picked = RwSignal::new(None::<String>);
+    let checked = RwSignal::new(false);
+    // Computed while near the screen or answered: a question nobody looks at costs no slider step.
+    let group = NodeRef::<leptos::html::Fieldset>::new();
+    let near = use_in_view(group);
+    let question = while_in_view(Signal::derive(move || near.get() || checked.get()), move || ask());
+    let testid = format!("check-{name}");
+    let legend = format!("{testid}-ask");
+    let labelled_by = legend.clone();
+    // The question and its choices, drawn afresh when the question changes (not when the reader
+    // picks, which would take the focus from the radio under their arrow keys).
+    let choices = move || {
+        let now = picked.get_untracked();
+        question.with(|q| {
+            let choices = q
+                .choices
+                .iter()
+                .map(|(value, label)| {
+                    let (pick, right) = (value.clone(), *value == q.right);
+                    view! {
+                        <label class="check-choice" class:right=move || right && checked.get()>
+                            <input type="radio" name=name value=value.clone() prop:checked=now.as_ref() == Some(value)
+                                on:change=move |_| {
+                                    picked.set(Some(pick.clone()));
+                                    checked.set(false);
+                                } />
+                            " " {label.clone()}
+                        </label>
+                    }
+                })
+                .collect_view();
+            view! {
+                <legend id=legend.clone()><span class="check-tag">"Check yourself: "</span>{q.ask.clone()}</legend>
+                <div class="check-choices">{choices}</div>
+            }
+        })
+    };
+    let verdict = move || {
+        checked.get().then(|| {
+            question.with(|q| {
+                let right = q.right_label();
+                let verdict = match picked.get() {
+                    Some(p) if p == q.right => "Right.".to_string(),
+                    Some(_) => format!("Not quite: {right}."),
+                    None => format!("The answer: {right}."),
+                };
+                format!("{verdict} {} See {look}.", q.why)
+            })
+        })
+    };
+    view! {
+        <div class="check">
+            <fieldset node_ref=group data-testid=testid role="radiogroup" aria-labelledby=labelled_by
+                data-value=move || checked.get().then(|| question.with(|q| q.right.clone()))>
+                {choices}
+            </fieldset>
+            <div class="check-actions">
+                <button type="button" class="button-small" disabled=move || picked.with(Option::is_none)
+                    on:click=move |_| checked.set(true)>"Check"</button>
+                <button type="button" class="button-small" hidden=checked
+                    on:click=move |_| checked.set(true)>"Show the answer"</button>
+            </div>
+            <p class="check-feedback" role="status" aria-live="polite">{verdict}</p>
+        </div>
+    }
+}
+
+/// On paper, after the last chapter: every question of the page with its answer for the state
+/// printed (computed when the print starts, not on every slider step).
+#[component]
+pub fn PrintedAnswers() -> impl IntoView {
+    let Some(QuestionSheet(sheet)) = use_context::<QuestionSheet>() else { return ().into_any() };
+    // Counts the prints: each one computes the answers afresh.
+    let printing = RwSignal::new(0_u32);
+    let listener = window_event_listener_untyped("beforeprint", move |_| printing.update(|n| *n += 1));
+    on_cleanup(move || listener.remove());
+    let answers = move || {
+        (printing.get() > 0).then(|| {
+            let mut questions = sheet.get();
+            // In reading order: the order of the questions on the page.
+            let order = reading_order();
+            questions.sort_by_key(|(name, _)| order.iter().position(|n| n == name));
+            untrack(|| {
+                questions
+                    .iter()
+                    .map(|(_, ask)| {
+                        let q = ask();
+                        view! { <li><strong>{q.ask.clone()}</strong>" " {q.right_label()}". " {q.why}</li> }
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    view! {
+        <section class="print-only printed-answers widget" aria-hidden="true">
+            <h2>"Check yourself: the answers"</h2>
+            <ol>{answers}</ol>
+        </section>
+    }
+    .into_any()
+}
+
+/// The questions' names in the order the page shows them.
+fn reading_order() -> Vec<String> {
+    let Ok(found) = document().query_selector_all("[data-testid^='check-']") else { return Vec::new() };
+    (0..found.length())
+        .filter_map(|i| found.item(i))
+        .filter_map(|node| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(node).ok())
+        .filter_map(|element| element.get_attribute("data-testid")?.strip_prefix("check-").map(str::to_string))
+        .collect()
+}

@@ -308,10 +308,15 @@ mod clocks {
             })
             .collect();
         assert_eq!(rects.len(), 4, "{svg}");
-        // The zero line is at y = 50: the first bar (2.0, the largest) spans up to the top, the
+        // Between the axis's top (y = 6) and bottom (y = 84, above the planes' names) the zero
+        // line is at y = 45: the first bar (2.0, the largest) spans from the top to it, the
         // second (−1.0) goes half as far down.
-        assert!(rects[0].0 < 5.0 && (rects[0].0 + rects[0].1 - 50.0).abs() <= 1.0, "{rects:?}");
-        assert!((rects[1].0 - 50.0).abs() <= 1.0 && (rects[1].1 - 24.0).abs() <= 2.0, "{rects:?}");
+        assert!((rects[0].0 - 6.0).abs() <= 1.0 && (rects[0].0 + rects[0].1 - 45.0).abs() <= 1.0, "{rects:?}");
+        assert!((rects[1].0 - 45.0).abs() <= 1.0 && (rects[1].1 - 19.5).abs() <= 1.5, "{rects:?}");
+        // The axis says what the bars' heights are, and which planes they run from and to.
+        for label in ["+2", "0", "−2", "plane 0", "plane 3"] {
+            assert!(svg.lines().any(|line| line.trim() == label), "{label} in {svg}");
+        }
         assert!(!svg.contains("NaN"));
     }
 

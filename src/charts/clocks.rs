@@ -209,23 +209,45 @@ pub fn draw_contributions<DB: DrawingBackend>(
     let n = contributions.len().max(1) as f64;
     let largest = contributions.iter().filter(|c| c.is_finite()).fold(0.0_f64, |m, c| m.max(c.abs()));
     let largest = if largest > 0.0 { largest } else { 1.0 };
-    let zero = height / 2.0;
-    let reach = zero - 2.0 * style.scale;
-    let bar = width / n;
-    let gap = if bar > 4.0 * style.scale { style.scale } else { 0.0 };
+    // An axis on the left (the largest share up and down, and 0) and the first and last plane
+    // named below: the bars are read as values, not only as shapes.
+    let s = style.scale;
+    let (left, top, bottom) = ((40.0 * s).min(width / 3.0), 6.0 * s, height - 16.0 * s);
+    let zero = (top + bottom) / 2.0;
+    let reach = (bottom - top) / 2.0;
+    let bar = (width - left) / n;
+    let gap = if bar > 4.0 * s { s } else { 0.0 };
     for (i, value) in contributions.iter().enumerate() {
         let value = if value.is_finite() { *value } else { 0.0 };
-        let x0 = i as f64 * bar + gap / 2.0;
-        let x1 = (i + 1) as f64 * bar - gap / 2.0;
+        let x0 = left + i as f64 * bar + gap / 2.0;
+        let x1 = left + (i + 1) as f64 * bar - gap / 2.0;
         let y = zero - value / largest * reach;
-        let (top, bottom) = if y < zero { (y, zero) } else { (zero, y) };
+        let (y0, y1) = if y < zero { (y, zero) } else { (zero, y) };
         let colour: RGBAColor = if selected == Some(i) { style.cursor.to_rgba() } else { style.text.mix(0.55) };
-        let rect = [(x0.round() as i32, top.round() as i32), (x1.round().max(x0.round() + 1.0) as i32, bottom.round() as i32)];
+        let rect = [(x0.round() as i32, y0.round() as i32), (x1.round().max(x0.round() + 1.0) as i32, y1.round() as i32)];
         area.draw(&Rectangle::new(rect, colour.filled()))?;
     }
-    area.draw(&PathElement::new(
-        vec![(0, zero.round() as i32), (width.round() as i32, zero.round() as i32)],
-        style.grid.stroke_width((style.scale.round() as u32).max(1)),
-    ))?;
+    let line = |y: f64| {
+        PathElement::new(
+            vec![(left.round() as i32, y.round() as i32), (width.round() as i32, y.round() as i32)],
+            style.grid.stroke_width((s.round() as u32).max(1)),
+        )
+    };
+    area.draw(&line(zero))?;
+    area.draw(&line(top))?;
+    area.draw(&line(bottom))?;
+    let font = style.font(11.0);
+    let tick = |text: String, y: f64| {
+        Text::new(text, ((left - 4.0 * s).round() as i32, y.round() as i32), font.clone().pos(Pos::new(HPos::Right, VPos::Center)))
+    };
+    area.draw(&tick(format!("+{}", short_number(largest)), top))?;
+    area.draw(&tick("0".to_string(), zero))?;
+    area.draw(&tick(format!("−{}", short_number(largest)), bottom))?;
+    let below = (bottom + 3.0 * s).round() as i32;
+    area.draw(&Text::new("plane 0", (left.round() as i32, below), font.clone().pos(Pos::new(HPos::Left, VPos::Top))))?;
+    if contributions.len() > 1 {
+        let last = format!("plane {}", contributions.len() - 1);
+        area.draw(&Text::new(last, (width.round() as i32, below), font.pos(Pos::new(HPos::Right, VPos::Top))))?;
+    }
     area.present()
 }

@@ -94,13 +94,15 @@ test('keyboard only: Tab reaches every control, each with a visible focus ring',
   test.setTimeout(180_000);
   await open(page, '/?scaling=yarn');
   // Tab stops: enabled, shown, not taken out of the order (tabindex −1: the period table's rows
-  // are one stop moved through with the arrow keys), one radio button per group, and nothing
+  // are one stop moved through with the arrow keys), one radio button per group (the checked one,
+  // or the first while none is), and nothing
   // folded away in a closed <details>.
   const controls = await page.evaluate(() => {
     window.tabbable = (e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0
       && !e.closest('[hidden], dialog, .reach-bar')
       && !(e.closest('details:not([open])') && e.tagName !== 'SUMMARY')
-      && !(e.type === 'radio' && !e.checked && document.querySelector(`input[name="${e.name}"]:checked`));
+      && !(e.type === 'radio' && !e.checked && (document.querySelector(`input[name="${e.name}"]:checked`)
+        || document.querySelector(`input[name="${e.name}"]`) !== e));
     return [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')].filter(window.tabbable).length;
   });
   const reached = new Set();

@@ -150,15 +150,14 @@ pub fn LayoutsWidget() -> impl IntoView {
                     options.sort_unstable();
                     options.dedup();
                     options.retain(|o| *o > 0);
-                    Question::plain(
-                        format!("In the rotate_half layout with d = {d}, which dimension turns together with dimension 0?"),
-                        options.into_iter().map(|o| format!("dimension {o}")),
-                        format!("dimension {partner}"),
-                        format!(
-                            "rotate_half pairs dimension i with i + {}, half the rotated dimensions further on; the interleaved layout pairs it with i + 1.",
-                            partner
+                    Question {
+                        ask: format!("With rotate_half and d = {d}, which dimension turns together with dimension 0?"),
+                        choices: options.into_iter().map(|o| (o.to_string(), format!("dimension {o}"))).collect(),
+                        right: partner.to_string(),
+                        why: format!(
+                            "rotate_half pairs dimension i with i + {partner}, half the rotated dimensions further on; the interleaved layout pairs it with i + 1."
                         ),
-                    )
+                    }
                 })
             }) />
         </WidgetCard>

@@ -154,7 +154,8 @@ const FINE_STEPS: f64 = 1000.0;
 
 /// A position over a long range (p and k, 0 to 65,535) on a scale a finger can use: the slider
 /// runs over log₂(p + 1), so that the first hundred positions get as much of it as the last
-/// thirty thousand; − and + step by one, and the number field takes any position exactly.
+/// thirty thousand; the arrow keys and − and + step by one, and the number field takes any
+/// position exactly.
 #[component]
 pub fn FinePositionControl(
     lab: Lab,
@@ -188,7 +189,20 @@ pub fn FinePositionControl(
     view! {
         <div class="control">
             <label for=id>{label}" " <span class="unit">"(log scale)"</span></label>
-            <div class="control-row">
+            // The arrow keys move p by one position, as on every other position slider (a step of
+            // the log scale is hundreds of positions near the top); Page Up/Down, Home and End
+            // keep the slider's own steps.
+            <div class="control-row" on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                let by = match ev.key().as_str() {
+                    "ArrowRight" | "ArrowUp" => 1,
+                    "ArrowLeft" | "ArrowDown" => -1,
+                    _ => return,
+                };
+                if event_target::<web_sys::HtmlElement>(&ev).id() == id {
+                    ev.prevent_default();
+                    set(value.get_untracked() + by);
+                }
+            }>
                 <Slider id=id.to_string() step="1" min="0" max=FINE_STEPS.to_string()
                     aria_valuetext=Signal::derive(move || value.get().to_string())
                     value=Signal::derive(move || to_slider(value.get()).to_string())

@@ -217,16 +217,16 @@ pub fn ClocksWidget() -> impl IntoView {
                     options.sort_unstable();
                     options.dedup();
                     let wavelength = f.get(first).copied().and_then(wavelength).map_or_else(|| "—".to_string(), short_number);
-                    Question::plain(
-                        "As m grows, which plane's hand completes a full turn first?".to_string(),
-                        options.into_iter().map(|i| format!("plane {i}")),
-                        format!("plane {first}"),
-                        format!(
+                    Question {
+                        ask: "As m grows, which plane's hand completes a full turn first?".to_string(),
+                        choices: options.into_iter().map(|i| (i.to_string(), format!("plane {i}"))).collect(),
+                        right: first.to_string(),
+                        why: format!(
                             "Plane i turns by θᵢ per token and θᵢ = b^(−2i/d) shrinks as i grows, so plane {first}, with the largest θᵢ \
                              ({} rad per token), turns first: once every {wavelength} tokens.",
                             f.get(first).map_or_else(|| "—".to_string(), |t| short_number(*t))
                         ),
-                    )
+                    }
                 })
             }) />
         </WidgetCard>

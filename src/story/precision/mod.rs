@@ -186,16 +186,17 @@ pub fn PrecisionWidget() -> impl IntoView {
             <Check name="stored-position" look="the position-in-format readout" ask=Arc::new(move || {
                 let (format, m, stored) = (format.get(), m.get(), stored.get());
                 let spacing = format.ulp(m as f64).max(1.0);
-                let name = |x: f64| if x.is_finite() { whole_number(x as i64) } else { "infinity".to_string() };
+                // The value a number (or "infinity"), the label as people read it.
+                let choice = |x: f64| if x.is_finite() { ((x as i64).to_string(), whole_number(x as i64)) } else { ("infinity".to_string(), "infinity".to_string()) };
                 let mut options: Vec<f64> = vec![m as f64, stored, stored - spacing, stored + spacing];
                 options.retain(|x| !x.is_finite() || *x >= 0.0);
                 options.sort_by(f64::total_cmp);
                 options.dedup();
-                Question::plain(
-                    format!("{} stores position m = {} as:", format.as_str(), whole_number(m)),
-                    options.into_iter().map(name),
-                    name(stored),
-                    if stored.is_finite() {
+                Question {
+                    ask: format!("{} stores position m = {} as:", format.as_str(), whole_number(m)),
+                    choices: options.into_iter().map(choice).collect(),
+                    right: choice(stored).0,
+                    why: if stored.is_finite() {
                         format!(
                             "Near {} the values {} can hold are {} apart, so m is stored as the nearest of them, {}.",
                             whole_number(m),
@@ -206,7 +207,7 @@ pub fn PrecisionWidget() -> impl IntoView {
                     } else {
                         format!("{} is past {}'s largest value, {}: it overflows.", whole_number(m), format.as_str(), short_number(format.max_finite()))
                     },
-                )
+                }
             }) />
         </WidgetCard>
     }

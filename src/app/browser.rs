@@ -35,13 +35,6 @@ pub fn wide_screen() -> bool {
     window().match_media("(min-width: 861px)").ok().flatten().is_some_and(|query| query.matches())
 }
 
-/// Whether the top of the element with this id has come above the bottom of the screen (the
-/// reader has reached it, or scrolled past it).
-pub fn top_above_bottom(id: &str) -> bool {
-    let height = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
-    document().get_element_by_id(id).is_some_and(|element| element.get_bounding_client_rect().top() < height)
-}
-
 /// Opens the `<details>` the selector finds.
 pub fn unfold(selector: &str) {
     if let Ok(Some(details)) = document().query_selector(selector) {

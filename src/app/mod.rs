@@ -9,7 +9,6 @@ mod tools;
 use crate::lab::{DarkMode, FullPage, Lab};
 use crate::state::{Change, LabState, Theme};
 use crate::story::{self, Widget};
-use crate::ui::check::QuestionSheet;
 use crate::ui::controls::Controls;
 use crate::ui::embed::{EmbedDialog, EmbedRequest};
 use leptos::prelude::*;
@@ -53,7 +52,6 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoView {
     provide_context(FullPage);
-    QuestionSheet::provide();
     provide_context(EmbedRequest(RwSignal::new(None)));
     // The release build fetches a part of the chapters as the reader nears it (or shows where
     // they are going), and a jump from the contents is followed while the chapter arrives.
@@ -123,8 +121,8 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
 }
 
 /// On a phone the parameters panel is far above most chapters: a bar fixed at the bottom keeps
-/// m and n a tap away, and a link to all parameters (which unfolds them). It shows once the
-/// chapter that first turns q and k by m and n (add or rotate) is on screen or above it:
+/// m and n a tap away, and a link to all parameters (which unfolds them). The style sheet shows
+/// it once the chapter that first turns q and k by m and n (add or rotate) has come on screen:
 /// before it, m and n mean nothing yet.
 #[component]
 fn ReachBar() -> impl IntoView {
@@ -134,18 +132,8 @@ fn ReachBar() -> impl IntoView {
         let (m, n) = at.get_untracked();
         lab.apply(if query { Change::M((m + by).max(0)) } else { Change::N((n + by).max(0)) });
     };
-    let reached = RwSignal::new(false);
-    let check = move || {
-        let now = browser::top_above_bottom(story::add_or_rotate::ID);
-        if reached.get_untracked() != now {
-            reached.set(now);
-        }
-    };
-    check();
-    let scrolls = window_event_listener(leptos::ev::scroll, move |_| check());
-    on_cleanup(move || scrolls.remove());
     view! {
-        <nav class="reach-bar" aria-label="Quick controls" hidden=move || !reached.get()>
+        <nav class="reach-bar" aria-label="Quick controls">
             <span class="reach-group"><span class="q-text">"m "{move || at.get().0}</span>
                 <button type="button" aria-label="step m back" on:click=move |_| step(true, -1)>"−"</button>
                 <button type="button" aria-label="step m forward" on:click=move |_| step(true, 1)>"+"</button>

@@ -2,8 +2,8 @@
 //! page answers. A radio group (native radios, named by its question), a Check button, a live
 //! region for the verdict and the reason, and a pointer to the control or figure that shows it.
 //! The question, its choices and its right answer are computed from the current state each time
-//! they are shown, so moving a slider changes the right answer where it should. The full page
-//! gathers every question for the printed handout, whose answers come at its end.
+//! they are shown, so moving a slider changes the right answer where it should. Every question
+//! is gathered for the printed handout, whose answers come after the references.
 
 use crate::dom::size::{use_in_view, while_in_view};
 use leptos::prelude::*;
@@ -43,14 +43,11 @@ impl Question {
 /// that [`Check`] is compiled once, not once per question.
 pub type Asker = Arc<dyn Fn() -> Question + Send + Sync>;
 
-/// The questions on the full page, for the printed answers at its end: (its name, the question).
-#[derive(Clone, Copy)]
-pub struct QuestionSheet(RwSignal<Vec<(&'static str, Asker)>>);
-
-impl QuestionSheet {
-    pub fn provide() {
-        provide_context(QuestionSheet(RwSignal::new(Vec::new())));
-    }
+thread_local! {
+    /// Every question on the page, for the printed answers at its end: (its name, the
+    /// question). Kept here rather than in the app's context, so that the page's first download
+    /// carries none of it.
+    static SHEET: std::cell::RefCell<Vec<(&'static str, Asker)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[component]
@@ -62,10 +59,8 @@ pub fn Check(
     /// The question, its choices and its answer, from the current state.
     ask: Asker,
 ) -> impl IntoView {
-    if let Some(QuestionSheet(sheet)) = use_context::<QuestionSheet>() {
-        sheet.update(|s| s.push((name, ask.clone())));
-        on_cleanup(move || sheet.try_update(|s| s.retain(|(n, _)| *n != name)).unwrap_or_default());
-    }
+    SHEET.with_borrow_mut(|sheet| sheet.push((name, ask.clone())));
+    on_cleanup(move || SHEET.with_borrow_mut(|sheet| sheet.retain(|(n, _)| *n != name)));
     let picked = RwSignal::new(None::<String>);
     let checked = RwSignal::new(false);
     // Computed while near the screen or answered: a question nobody looks at costs no slider step.
@@ -137,14 +132,13 @@ pub fn Check(
 /// printed (computed when the print starts, not on every slider step).
 #[component]
 pub fn PrintedAnswers() -> impl IntoView {
-    let Some(QuestionSheet(sheet)) = use_context::<QuestionSheet>() else { return ().into_any() };
     // Counts the prints: each one computes the answers afresh.
     let printing = RwSignal::new(0_u32);
     let listener = window_event_listener_untyped("beforeprint", move |_| printing.update(|n| *n += 1));
     on_cleanup(move || listener.remove());
     let answers = move || {
         (printing.get() > 0).then(|| {
-            let mut questions = sheet.get();
+            let mut questions = SHEET.with_borrow(Clone::clone);
             // In reading order: the order of the questions on the page.
             let order = reading_order();
             questions.sort_by_key(|(name, _)| order.iter().position(|n| n == name));
@@ -165,7 +159,6 @@ pub fn PrintedAnswers() -> impl IntoView {
             <ol>{answers}</ol>
         </section>
     }
-    .into_any()
 }
 
 /// The questions' names in the order the page shows them.

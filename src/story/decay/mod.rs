@@ -335,6 +335,10 @@ pub fn DecayWidget() -> impl IntoView {
                 " overlay xPos (Sun et al. 2022): RoPE with a decay per plane, scale_base "
                 {move || xpos.get().map(crate::state::fmt_number).unwrap_or_else(|| "512".to_string())}
             </label>
+            <p class="control-note">
+                "xPos, and the original θᵢ the chart overlays when context extension is on, are explained in "
+                <a href="#scaling">"Stretching the context"</a>", the next chapter."
+            </p>
             <ExportButtons canvas name="decay" csv picture=Callback::new(move |()| picture()) />
             <p class="explain">
                 "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "

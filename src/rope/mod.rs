@@ -23,7 +23,7 @@ mod sinusoidal;
 mod xpos;
 
 pub use attention::{
-    order_report, shuffle, softmax, AttentionPass, OrderReport, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE, SHUFFLE,
+    order_report, shuffle, softmax, AttentionPass, Mask, OrderReport, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE, SHUFFLE,
 };
 pub use clock::{wrap_angle, PlaneHands};
 pub use curves::{

@@ -5,7 +5,7 @@
 
 use crate::charts::format::{fixed, short_number};
 use crate::lab::use_lab;
-use crate::rope::{order_report, shuffle, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE};
+use crate::rope::{order_report, shuffle, Mask, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE};
 use crate::state::{fmt_list, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::controls::SelectControl;
@@ -36,7 +36,7 @@ pub fn OrderWidget() -> impl IntoView {
     let model = StoredValue::new(TinyAttention::default());
     let report = Memo::new(move |_| {
         let permutation = shuffle(draw.get());
-        model.with_value(|model| order_report(model, mode.get(), base.get(), &permutation))
+        model.with_value(|model| order_report(model, mode.get(), Mask::None, base.get(), &permutation))
     });
     let row = Memo::new(move |_| report.with(|r| r.pass.weights.get(query.get()).cloned().unwrap_or_default()));
     let options = PositionMode::ALL.iter().map(|m| (m.as_str(), m.label())).collect::<Vec<_>>();

@@ -130,10 +130,15 @@ pub fn OrderWidget() -> impl IntoView {
                 <button type="button" class="button-small" on:click=move |_| draw.update(|d| *d += 1)>"Shuffle again"</button>
             </p>
             <p class="explain">
-                "Without positions a transformer reads a bag of words: “the dog chased another dog” and any shuffle "
-                "of it give the same set of outputs. The fix is to make position part of what attention sees, "
-                "either by adding a code for it to x or, as RoPE does, by turning q and k. The next chapters "
-                "build that code."
+                "Without positions and without a mask, attention reads a bag of words: “the dog chased another dog” "
+                "and any shuffle of it give the same set of outputs. The decoders RoPE is used in add a causal mask, "
+                "and that alone makes the two dogs differ, since each sees a different prefix; Haviv et al. (2022) "
+                "found that such models, trained with no positions at all, still learn some positional information. "
+                "But only indirectly: averaging over its prefix can tell a token roughly how many words precede it. "
+                "In this layer no score q·k depends on how far the key is from the query, and the words before a "
+                "token can be shuffled without changing its output. The fix is to make position part of what "
+                "attention sees, either by adding a code for it to x or, as RoPE does, by turning q and k. The "
+                "next chapters build that code."
             </p>
             <p class="credit">"The two dogs are Christopher Fleetwood's example (Hugging Face, 2024; see the references)."</p>
         </WidgetCard>

@@ -103,8 +103,21 @@ proptest! {
         let model = TinyAttention::default();
         let permutation = shuffle(draw);
         prop_assert!(permutation.iter().enumerate().any(|(i, j)| i != *j));
+        // Some word moves: the shuffle never reads as the sentence itself (the two dogs swapped,
+        // draw 315 before), whose outputs would be the sentence's own.
+        prop_assert!(permutation.iter().enumerate().any(|(i, j)| SENTENCE[i] != SENTENCE[*j]));
         let report = order_report(&model, PositionMode::None, Mask::None, 10_000.0, &permutation);
         prop_assert!(report.permutation_gap < 1e-12, "gap {}", report.permutation_gap);
+    }
+}
+
+/// "Shuffle again" never shows the sentence itself: the first 2000 draws each move a word
+/// (draws 315, 397 and 571 used to swap the two dogs only).
+#[test]
+fn every_shuffle_moves_a_word() {
+    for draw in 0..2000 {
+        let words: Vec<&str> = shuffle(draw).iter().map(|&i| SENTENCE[i]).collect();
+        assert_ne!(words, SENTENCE, "draw {draw}");
     }
 }
 

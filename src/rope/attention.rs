@@ -254,8 +254,9 @@ pub fn order_report(model: &TinyAttention, mode: PositionMode, mask: Mask, base:
     OrderReport { pass, shuffled_words, shuffled, dog_gap, permutation_gap }
 }
 
-/// The `draw`-th shuffle of the sentence: a permutation other than the identity, the same for
-/// the same `draw` (Fisher–Yates from a seed).
+/// The `draw`-th shuffle of the sentence: a permutation that moves some word (not the identity,
+/// nor the two dogs swapped, which reads as the sentence itself), the same for the same `draw`
+/// (Fisher–Yates from a seed).
 pub fn shuffle(draw: u64) -> Vec<usize> {
     if draw == 0 {
         return SHUFFLE.to_vec();
@@ -267,7 +268,7 @@ pub fn shuffle(draw: u64) -> Vec<usize> {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             order.swap(i, j);
         }
-        if order.iter().enumerate().any(|(i, &j)| i != j) {
+        if order.iter().enumerate().any(|(i, &j)| SENTENCE[i] != SENTENCE[j]) {
             return order;
         }
     }

@@ -30,7 +30,7 @@ pub const SHUFFLE: [usize; 5] = [3, 1, 0, 2, 4];
 /// How the tiny attention learns where each token is (`positions=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PositionMode {
-    /// Nothing: the attention sees a bag of words.
+    /// Nothing: without a mask the attention sees a bag of words.
     #[default]
     None,
     /// Sinusoidal encodings added to the token vectors before W_q, W_k and W_v.

@@ -63,13 +63,13 @@ pub fn OrderWidget() -> impl IntoView {
                     value=Signal::derive(move || mode.get().as_str())
                     on_pick=|name| PositionMode::parse(name).map(Change::Positions) note />
                 <label class="toolbar-field">
-                    <input type="checkbox" prop:checked=move || causal.get() on:change=move |ev| causal.set(event_target_checked(&ev)) />
+                    <input type="checkbox" on:change=move |ev| causal.set(event_target_checked(&ev)) />
                     " causal mask (each word sees only itself and the words before it)"
                 </label>
             </div>
             <Formula math=formulas::ATTENTION />
-            <p class="explain">"Pick the query token: its row of attention weights, softmax(q·k/√8) over "
-                {move || if causal.get() { "itself and the tokens before it (the mask gives the later ones 0)." } else { "every token." }}</p>
+            <p class="explain">"Pick the query token: its row of attention weights, softmax(q·k/√8) over every token it \
+                may see (under the mask, itself and the tokens before it; the others get 0)."</p>
             <div class="word-buttons" role="group" aria-label="query token">
                 {SENTENCE.iter().enumerate().map(|(i, word)| view! {
                     <button type="button" class="word-button" class:dog=DOGS.0 == i || DOGS.1 == i
@@ -84,7 +84,7 @@ pub fn OrderWidget() -> impl IntoView {
                 aria-label=move || format!("Attention weights of “{}” (token {}): {}", SENTENCE[query.get()], query.get(),
                     row.with(|r| r.iter().zip(SENTENCE).map(|(w, t)| format!("{t} {}", short_number(*w))).collect::<Vec<_>>().join(", ")))>
                 {SENTENCE.iter().enumerate().map(|(j, word)| view! {
-                    <div class="weight-row" class:masked=move || masked(j)>
+                    <div class="weight-row" data-masked=move || masked(j).to_string()>
                         <span class="weight-token">{format!("{word} {j}")}</span>
                         <span class="weight-bar"><span class="weight-fill"
                             style:width=move || fixed(row.with(|r| r.get(j).copied().unwrap_or(0.0)) * 100.0, 1) + "%"></span></span>

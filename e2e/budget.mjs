@@ -121,8 +121,13 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // orig × factor, and the Python export spells the settings for transformers 4.x too (the beyond
 // part), with sentences made right: first visit 198.6 KB, whole page 566.8 KB. Budget: whole
 // page 567 KB.
-const FIRST_VISIT_BUDGET = 199 * 1024;
-const WHOLE_PAGE_BUDGET = 567 * 1024;
+// 2026-11-26, night: chapter 1's causal-mask switch (the mask in the tiny attention, a checkbox,
+// masked rows marked by a data attribute, the closing sentences made right) and Haviv et al. in
+// the references: first visit 198.6 -> 199.8 KB (a controlled checkbox and a class toggled per
+// row had cost 200.7), whole page 566.8 -> 568.2 KB. Budgets: first visit 200 KB, whole page
+// 569 KB.
+const FIRST_VISIT_BUDGET = 200 * 1024;
+const WHOLE_PAGE_BUDGET = 569 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

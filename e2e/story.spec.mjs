@@ -72,6 +72,48 @@ test('1. order: the two dogs are identical without positions, different with the
   expect(await value(page, 'dog-output-gap')).toBeGreaterThan(1e-3);
 });
 
+test('1. order: a causal mask alone tells the two dogs apart, and stays out of the URL', async ({ page }) => {
+  await open(page);
+  const order = chapter(page, 'order');
+  await expect(order.getByLabel('positions')).toHaveValue('none');
+  expect(await value(page, 'dog-output-gap')).toBe(0);
+  const mask = order.getByLabel(/causal mask/);
+  await expect(mask).not.toBeChecked();
+  const address = page.url();
+  await mask.check();
+  await expect.poll(() => value(page, 'dog-output-gap')).toBeGreaterThan(1e-3);
+  expect(await value(page, 'permutation-gap')).toBeGreaterThan(1e-3);
+  // (A readout's hint follows the numbers while it is in view.)
+  await page.getByTestId('dog-output-gap').scrollIntoViewIfNeeded();
+  await expect(order.getByText('not 0: the mask shows each dog a different prefix')).toBeVisible();
+  await expect(order.getByText('the outputs change, not just their order')).toBeVisible();
+  // The first dog (token 1) sees "the" and itself: the three keys after it weigh exactly 0.
+  await order.getByRole('button', { name: /dog\s*1/ }).click();
+  const first = await list(page, 'attention-weights');
+  expect(first).toHaveLength(5);
+  expect(first.slice(2)).toEqual([0, 0, 0]);
+  expect(first[0]).toBeGreaterThan(0);
+  expect(first[1]).toBeGreaterThan(0);
+  expect(Math.abs(first[0] + first[1] - 1)).toBeLessThan(1e-12);
+  await expect(order.locator('.weight-row[data-masked="true"]')).toHaveCount(3);
+  await expect(order.locator('.weight-row').nth(2).locator('.weight-value')).toHaveText('0.0000');
+  // The second dog sees the whole sentence; the first word only itself.
+  await order.getByRole('button', { name: /dog\s*4/ }).click();
+  expect((await list(page, 'attention-weights')).every((w) => w > 0)).toBe(true);
+  await expect(order.locator('.weight-row[data-masked="true"]')).toHaveCount(0);
+  await order.getByRole('button', { name: /the\s*0/ }).click();
+  expect(await list(page, 'attention-weights')).toEqual([1, 0, 0, 0, 0]);
+  // A shuffle under the mask changes the outputs too.
+  await order.getByRole('button', { name: 'Shuffle again' }).click();
+  expect(await value(page, 'permutation-gap')).toBeGreaterThan(1e-3);
+  // The switch is the chapter's own: the address does not change, and off is as before.
+  expect(page.url()).toBe(address);
+  await mask.uncheck();
+  await expect.poll(() => value(page, 'dog-output-gap')).toBe(0);
+  expect(await value(page, 'permutation-gap')).toBeLessThan(1e-12);
+  await expect(order.locator('.weight-row[data-masked="true"]')).toHaveCount(0);
+});
+
 test('2. counting: binary bits and the sinusoidal code of p, moved by the keyboard', async ({ page }) => {
   await open(page, '/?p=5');
   await page.locator('#p-slider').focus();

@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use rope_lab::rope::{
     absolute_bound, add_encoding, apply_blocks, binary_code, dot, frequencies, norm, order_report, pe_rotation_error, pe_shift_blocks,
-    shuffle, sinusoidal_encoding, softmax, Code, Frequencies, Layout, Position, PositionMode, RopeParams, Rotary, ScalingMethod,
+    shuffle, sinusoidal_encoding, softmax, Code, Frequencies, Layout, Mask, Position, PositionMode, RopeParams, Rotary, ScalingMethod,
     ScalingParams, TinyAttention, VectorName, DOGS, MAX_DIM, SENTENCE,
 };
 
@@ -24,7 +24,7 @@ fn rotary(params: RopeParams, layout: Layout) -> Rotary {
 #[test]
 fn without_positions_the_two_dogs_are_identical_to_the_last_bit() {
     let model = TinyAttention::default();
-    let report = order_report(&model, PositionMode::None, 10_000.0, &shuffle(0));
+    let report = order_report(&model, PositionMode::None, Mask::None, 10_000.0, &shuffle(0));
     let (a, b) = (&report.pass.outputs[DOGS.0], &report.pass.outputs[DOGS.1]);
     assert_eq!(SENTENCE[DOGS.0], "dog");
     assert_eq!(SENTENCE[DOGS.1], "dog");
@@ -39,7 +39,7 @@ fn without_positions_the_two_dogs_are_identical_to_the_last_bit() {
 #[test]
 fn without_positions_the_base_changes_nothing() {
     let model = TinyAttention::default();
-    let at = |mode, base| order_report(&model, mode, base, &shuffle(3));
+    let at = |mode, base| order_report(&model, mode, Mask::None, base, &shuffle(3));
     let bits = |r: &rope_lab::rope::OrderReport| {
         r.pass.outputs.iter().chain(&r.shuffled.outputs).flatten().map(|x| x.to_bits()).collect::<Vec<_>>()
     };
@@ -55,7 +55,7 @@ fn without_positions_the_base_changes_nothing() {
 fn with_positions_the_two_dogs_differ() {
     let model = TinyAttention::default();
     for mode in [PositionMode::Sinusoidal, PositionMode::Rope] {
-        let report = order_report(&model, mode, 10_000.0, &shuffle(0));
+        let report = order_report(&model, mode, Mask::None, 10_000.0, &shuffle(0));
         assert!(report.dog_gap > 1e-3, "{mode:?}: gap {}", report.dog_gap);
         let direct = report.pass.outputs[DOGS.0].iter().zip(&report.pass.outputs[DOGS.1]).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt();
         assert!((direct - report.dog_gap).abs() < 1e-15);
@@ -66,7 +66,7 @@ fn with_positions_the_two_dogs_differ() {
 fn attention_weights_are_softmax_rows_of_scaled_scores() {
     let model = TinyAttention::default();
     for mode in PositionMode::ALL {
-        let pass = model.run(&SENTENCE, mode, 10_000.0);
+        let pass = model.run(&SENTENCE, mode, Mask::None, 10_000.0);
         for (i, row) in pass.weights.iter().enumerate() {
             assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{mode:?} row {i}");
             assert!(row.iter().all(|w| *w > 0.0 && *w < 1.0));
@@ -89,7 +89,8 @@ fn softmax_survives_huge_scores() {
 #[test]
 fn rope_touches_q_and_k_only() {
     let model = TinyAttention::default();
-    let (plain, rope) = (model.run(&SENTENCE, PositionMode::None, 10_000.0), model.run(&SENTENCE, PositionMode::Rope, 10_000.0));
+    let (plain, rope) =
+        (model.run(&SENTENCE, PositionMode::None, Mask::None, 10_000.0), model.run(&SENTENCE, PositionMode::Rope, Mask::None, 10_000.0));
     assert_eq!(plain.v, rope.v);
     // Token 0 sits at position 0, where the rotation is the identity.
     assert_eq!(plain.q[0], rope.q[0]);
@@ -102,8 +103,21 @@ proptest! {
         let model = TinyAttention::default();
         let permutation = shuffle(draw);
         prop_assert!(permutation.iter().enumerate().any(|(i, j)| i != *j));
-        let report = order_report(&model, PositionMode::None, 10_000.0, &permutation);
+        // Some word moves: the shuffle never reads as the sentence itself (the two dogs swapped,
+        // draw 315 before), whose outputs would be the sentence's own.
+        prop_assert!(permutation.iter().enumerate().any(|(i, j)| SENTENCE[i] != SENTENCE[*j]));
+        let report = order_report(&model, PositionMode::None, Mask::None, 10_000.0, &permutation);
         prop_assert!(report.permutation_gap < 1e-12, "gap {}", report.permutation_gap);
+    }
+}
+
+/// "Shuffle again" never shows the sentence itself: the first 2000 draws each move a word
+/// (draws 315, 397 and 571 used to swap the two dogs only).
+#[test]
+fn every_shuffle_moves_a_word() {
+    for draw in 0..2000 {
+        let words: Vec<&str> = shuffle(draw).iter().map(|&i| SENTENCE[i]).collect();
+        assert_ne!(words, SENTENCE, "draw {draw}");
     }
 }
 
@@ -111,8 +125,104 @@ proptest! {
 fn shuffling_changes_outputs_with_positions() {
     let model = TinyAttention::default();
     for mode in [PositionMode::Sinusoidal, PositionMode::Rope] {
-        let report = order_report(&model, mode, 10_000.0, &shuffle(0));
+        let report = order_report(&model, mode, Mask::None, 10_000.0, &shuffle(0));
         assert!(report.permutation_gap > 1e-3, "{mode:?}: {}", report.permutation_gap);
+    }
+}
+
+/// Under a causal mask token i sees tokens 0..=i: the later keys weigh exactly 0 and the
+/// others are the softmax of their scores alone, in every position mode.
+#[test]
+fn a_causal_mask_gives_later_keys_exactly_zero_weight() {
+    let model = TinyAttention::default();
+    for mode in PositionMode::ALL {
+        let pass = model.run(&SENTENCE, mode, Mask::Causal, 10_000.0);
+        for (i, row) in pass.weights.iter().enumerate() {
+            assert_eq!(row.len(), SENTENCE.len());
+            assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{mode:?} row {i}");
+            for w in &row[i + 1..] {
+                assert_eq!(w.to_bits(), 0.0f64.to_bits(), "{mode:?} row {i}: {row:?}");
+            }
+            // softmax over the prefix, computed the plain way from the pass' own q and k.
+            let scores: Vec<f64> = pass.k[..=i].iter().map(|k| dot(&pass.q[i], k) / 8f64.sqrt()).collect();
+            let total: f64 = scores.iter().map(|s| s.exp()).sum();
+            for (w, s) in row.iter().zip(&scores) {
+                assert!(*w > 0.0 && (w - s.exp() / total).abs() < 1e-12, "{mode:?} row {i}");
+            }
+        }
+        assert!(pass.outputs.iter().flatten().all(|x| x.is_finite()));
+    }
+}
+
+#[test]
+fn under_a_causal_mask_the_first_token_sees_only_itself() {
+    let model = TinyAttention::default();
+    for mode in PositionMode::ALL {
+        let (masked, open) = (model.run(&SENTENCE, mode, Mask::Causal, 10_000.0), model.run(&SENTENCE, mode, Mask::None, 10_000.0));
+        assert_eq!(masked.weights[0], vec![1.0, 0.0, 0.0, 0.0, 0.0], "{mode:?}");
+        // Its output is its own value vector x·W_v, to the last bit; the mask leaves v alone.
+        assert_eq!(masked.v, open.v);
+        assert!(masked.outputs[0].iter().zip(&open.v[0]).all(|(o, v)| o.to_bits() == v.to_bits()), "{mode:?}");
+        assert!(masked.outputs[0] != open.outputs[0]);
+    }
+}
+
+/// Each token's masked output is the open attention's over the sentence cut after it: what the
+/// mask gives a token is its prefix, and nothing else.
+#[test]
+fn a_causal_row_is_the_open_attention_over_the_prefix() {
+    let model = TinyAttention::default();
+    for mode in PositionMode::ALL {
+        let masked = model.run(&SENTENCE, mode, Mask::Causal, 10_000.0);
+        for i in 0..SENTENCE.len() {
+            let prefix = model.run(&SENTENCE[..=i], mode, Mask::None, 10_000.0);
+            for (a, b) in masked.outputs[i].iter().zip(&prefix.outputs[i]) {
+                assert!((a - b).abs() < 1e-12, "{mode:?} token {i}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_causal_mask_alone_makes_the_two_dogs_differ() {
+    let model = TinyAttention::default();
+    let report = order_report(&model, PositionMode::None, Mask::Causal, 10_000.0, &shuffle(0));
+    assert!(report.dog_gap > 1e-3, "gap {}", report.dog_gap);
+    assert!(report.permutation_gap > 1e-3, "{}", report.permutation_gap);
+    // Dog 1 sees "the dog", dog 4 the whole sentence: their rows differ in length, not only value.
+    assert_eq!(report.pass.weights[DOGS.0][DOGS.0 + 1..].iter().filter(|w| **w == 0.0).count(), SENTENCE.len() - DOGS.0 - 1);
+    assert!(report.pass.weights[DOGS.1].iter().all(|w| *w > 0.0));
+    // And without a mask, as before, nothing tells them apart.
+    assert_eq!(order_report(&model, PositionMode::None, Mask::None, 10_000.0, &shuffle(0)).dog_gap, 0.0);
+}
+
+/// What the mask cannot give: within its prefix a token still reads a bag of words. Shuffling
+/// the words before the last "dog" leaves its output as it was (up to rounding).
+#[test]
+fn under_a_causal_mask_the_prefix_is_still_a_bag() {
+    let model = TinyAttention::default();
+    let masked = model.run(&SENTENCE, PositionMode::None, Mask::Causal, 10_000.0);
+    let reordered = model.run(&["chased", "another", "the", "dog", "dog"], PositionMode::None, Mask::Causal, 10_000.0);
+    for (a, b) in masked.outputs[DOGS.1].iter().zip(&reordered.outputs[4]) {
+        assert!((a - b).abs() < 1e-12);
+    }
+    // With RoPE the same shuffle does change it.
+    let (rope, rope_reordered) = (
+        model.run(&SENTENCE, PositionMode::Rope, Mask::Causal, 10_000.0),
+        model.run(&["chased", "another", "the", "dog", "dog"], PositionMode::Rope, Mask::Causal, 10_000.0),
+    );
+    assert!(rope.outputs[DOGS.1].iter().zip(&rope_reordered.outputs[4]).any(|(a, b)| (a - b).abs() > 1e-3));
+}
+
+proptest! {
+    /// Every shuffle changes the outputs under the mask, not only their order: a token's
+    /// prefix changes whenever the permutation is not the identity.
+    #[test]
+    fn under_a_causal_mask_shuffling_changes_the_outputs(draw in 0u64..10_000) {
+        let model = TinyAttention::default();
+        let report = order_report(&model, PositionMode::None, Mask::Causal, 10_000.0, &shuffle(draw));
+        prop_assert!(report.permutation_gap > 1e-6, "gap {}", report.permutation_gap);
+        prop_assert!(report.pass.outputs.iter().chain(&report.shuffled.outputs).flatten().all(|x| x.is_finite()));
     }
 }
 
@@ -320,7 +430,7 @@ fn rope_outputs_ignore_where_the_sentence_starts_unless_v_turns_too() {
     let gap = |a: &rope_lab::rope::AttentionPass, b: &rope_lab::rope::AttentionPass| {
         a.outputs.iter().flatten().zip(b.outputs.iter().flatten()).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
     };
-    let at_zero = model.run(&SENTENCE, PositionMode::Rope, 10_000.0);
+    let at_zero = model.run(&SENTENCE, PositionMode::Rope, Mask::None, 10_000.0);
     for start in [1.0, 100.0, 5000.0] {
         let moved = model.run_with(&SENTENCE, PositionMode::Rope, 10_000.0, start, false);
         assert!(gap(&at_zero, &moved) < 1e-9, "start {start}: {}", gap(&at_zero, &moved));
@@ -331,7 +441,7 @@ fn rope_outputs_ignore_where_the_sentence_starts_unless_v_turns_too() {
         assert!(gap(&values_too.0, &values_too.1) > 1e-3);
         // Sinusoidal encodings added to x: the outputs change with the start too.
         let added = (
-            model.run(&SENTENCE, PositionMode::Sinusoidal, 10_000.0),
+            model.run(&SENTENCE, PositionMode::Sinusoidal, Mask::None, 10_000.0),
             model.run_with(&SENTENCE, PositionMode::Sinusoidal, 10_000.0, start, false),
         );
         assert!(gap(&added.0, &added.1) > 1e-3);

@@ -4,6 +4,11 @@
 //! (Fleetwood, 2024): without positions, the two "dog"s get the same output, to the last bit,
 //! and shuffling the words only shuffles the outputs.
 //!
+//! That holds without a mask. The decoders RoPE is used in are causal: each token attends only
+//! to itself and the tokens before it ([`Mask::Causal`]). The mask alone makes the two "dog"s
+//! differ (each sees a different prefix) and makes a shuffle change the outputs, not only their
+//! order (Haviv et al. 2022: such models learn some positional information without positions).
+//!
 //! Token vectors and the weights W_q, W_k, W_v are fixed (drawn once from a seed), so every
 //! reader sees the same numbers. Positions enter one of three ways: not at all, as sinusoidal
 //! encodings added to the token vectors (Vaswani et al. 2017), or as RoPE rotations of q and k.
@@ -25,7 +30,7 @@ pub const SHUFFLE: [usize; 5] = [3, 1, 0, 2, 4];
 /// How the tiny attention learns where each token is (`positions=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PositionMode {
-    /// Nothing: the attention sees a bag of words.
+    /// Nothing: without a mask the attention sees a bag of words.
     #[default]
     None,
     /// Sinusoidal encodings added to the token vectors before W_q, W_k and W_v.
@@ -60,13 +65,25 @@ impl PositionMode {
     }
 }
 
+/// Which keys each query may attend to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mask {
+    /// Every token attends to every token (an encoder's attention).
+    #[default]
+    None,
+    /// Token i attends to tokens 0..=i only (a decoder's): the scores of later tokens are left
+    /// out of the softmax and their weights are exactly 0.
+    Causal,
+}
+
 /// Everything one pass of the tiny attention computes, one row per token.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttentionPass {
     pub q: Vec<Vec<f64>>,
     pub k: Vec<Vec<f64>>,
     pub v: Vec<Vec<f64>>,
-    /// softmax(q_i · k_j / √d) over j, for each query token i.
+    /// softmax(q_i · k_j / √d) over j, for each query token i (over j ≤ i under
+    /// [`Mask::Causal`], which gives every j > i a weight of exactly 0).
     pub weights: Vec<Vec<f64>>,
     /// Σ_j weights[i][j] · v_j.
     pub outputs: Vec<Vec<f64>>,
@@ -115,15 +132,20 @@ impl TinyAttention {
     }
 
     /// Runs the attention over `words` at positions 0, 1, 2, …, with positions entering as
-    /// `mode` says, at frequencies θᵢ = base^(−2i/d) (d = [`MODEL_DIM`]).
-    pub fn run(&self, words: &[&str], mode: PositionMode, base: f64) -> AttentionPass {
-        self.run_with(words, mode, base, 0.0, false)
+    /// `mode` says, at frequencies θᵢ = base^(−2i/d) (d = [`MODEL_DIM`]), each query seeing the
+    /// keys `mask` lets it see.
+    pub fn run(&self, words: &[&str], mode: PositionMode, mask: Mask, base: f64) -> AttentionPass {
+        self.pass(words, mode, mask, base, 0.0, false)
     }
 
-    /// [`TinyAttention::run`] with the tokens at `start`, `start` + 1, …, and, if
+    /// [`TinyAttention::run`] without a mask, with the tokens at `start`, `start` + 1, …, and, if
     /// `rotate_values`, v rotated by its position too (which RoPE never does: the outputs would
     /// then turn with the absolute position of the tokens).
     pub fn run_with(&self, words: &[&str], mode: PositionMode, base: f64, start: f64, rotate_values: bool) -> AttentionPass {
+        self.pass(words, mode, Mask::None, base, start, rotate_values)
+    }
+
+    fn pass(&self, words: &[&str], mode: PositionMode, mask: Mask, base: f64, start: f64, rotate_values: bool) -> AttentionPass {
         let theta = default_inv_freq(base.max(1.0 + f64::EPSILON).ln(), MODEL_DIM, MODEL_DIM / 2);
         let times = |w: &[Vec<f64>], x: &[f64]| -> Vec<f64> { w.iter().map(|row| dot(row, x)).collect() };
         let (mut q, mut k, mut v) = (Vec::new(), Vec::new(), Vec::new());
@@ -151,7 +173,18 @@ impl TinyAttention {
             v.push(vi);
         }
         let scale = 1.0 / (MODEL_DIM as f64).sqrt();
-        let weights: Vec<Vec<f64>> = q.iter().map(|qi| softmax(&k.iter().map(|kj| dot(qi, kj) * scale).collect::<Vec<_>>())).collect();
+        let weights: Vec<Vec<f64>> = q
+            .iter()
+            .enumerate()
+            .map(|(i, qi)| {
+                // Under the mask the keys after i are not scored at all (not scored −∞ and
+                // exponentiated): their weights are exactly 0, and the first token's row is [1].
+                let seen = if mask == Mask::Causal { i + 1 } else { k.len() };
+                let mut row = softmax(&k.iter().take(seen).map(|kj| dot(qi, kj) * scale).collect::<Vec<_>>());
+                row.resize(k.len(), 0.0);
+                row
+            })
+            .collect();
         let outputs = weights
             .iter()
             .map(|row| {
@@ -205,13 +238,13 @@ pub struct OrderReport {
 }
 
 /// Runs the sentence and its shuffle by `permutation` (a permutation of 0..5; anything else
-/// falls back to [`SHUFFLE`]).
-pub fn order_report(model: &TinyAttention, mode: PositionMode, base: f64, permutation: &[usize]) -> OrderReport {
+/// falls back to [`SHUFFLE`]), both under `mask`.
+pub fn order_report(model: &TinyAttention, mode: PositionMode, mask: Mask, base: f64, permutation: &[usize]) -> OrderReport {
     let valid = permutation.len() == SENTENCE.len() && (0..SENTENCE.len()).all(|i| permutation.contains(&i));
     let permutation = if valid { permutation } else { &SHUFFLE[..] };
-    let pass = model.run(&SENTENCE, mode, base);
+    let pass = model.run(&SENTENCE, mode, mask, base);
     let shuffled_words: Vec<&'static str> = permutation.iter().map(|&i| SENTENCE[i]).collect();
-    let shuffled = model.run(&shuffled_words, mode, base);
+    let shuffled = model.run(&shuffled_words, mode, mask, base);
     let dog_gap = distance(&pass.outputs[DOGS.0], &pass.outputs[DOGS.1]);
     let permutation_gap = permutation
         .iter()
@@ -221,8 +254,9 @@ pub fn order_report(model: &TinyAttention, mode: PositionMode, base: f64, permut
     OrderReport { pass, shuffled_words, shuffled, dog_gap, permutation_gap }
 }
 
-/// The `draw`-th shuffle of the sentence: a permutation other than the identity, the same for
-/// the same `draw` (Fisher–Yates from a seed).
+/// The `draw`-th shuffle of the sentence: a permutation that moves some word (not the identity,
+/// nor the two dogs swapped, which reads as the sentence itself), the same for the same `draw`
+/// (Fisher–Yates from a seed).
 pub fn shuffle(draw: u64) -> Vec<usize> {
     if draw == 0 {
         return SHUFFLE.to_vec();
@@ -234,7 +268,7 @@ pub fn shuffle(draw: u64) -> Vec<usize> {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             order.swap(i, j);
         }
-        if order.iter().enumerate().any(|(i, &j)| i != j) {
+        if order.iter().enumerate().any(|(i, &j)| SENTENCE[i] != SENTENCE[j]) {
             return order;
         }
     }

@@ -24,7 +24,7 @@ mod sinusoidal;
 mod xpos;
 
 pub use attention::{
-    order_report, shuffle, softmax, AttentionPass, OrderReport, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE, SHUFFLE,
+    order_report, shuffle, softmax, AttentionPass, Mask, OrderReport, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE, SHUFFLE,
 };
 pub use checks::{bits_flipped, choices_around, first_to_turn, Trend};
 pub use clock::{wrap_angle, PlaneHands};

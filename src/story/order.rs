@@ -1,11 +1,12 @@
 //! Chapter 1 (`data-widget="order"`): attention cannot see order. A tiny single-head
 //! self-attention over "the dog chased another dog", every number printed: without positions
 //! the two "dog"s get the same output to the last bit, and shuffling the words only shuffles
-//! the outputs. The example is Fleetwood's (Hugging Face, 2024).
+//! the outputs. The example is Fleetwood's (Hugging Face, 2024). A causal mask (a switch of
+//! the chapter's own) already tells the two apart: each sees a different prefix.
 
 use crate::charts::format::{fixed, short_number};
 use crate::lab::use_lab;
-use crate::rope::{order_report, shuffle, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE};
+use crate::rope::{order_report, shuffle, Mask, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE};
 use crate::state::{fmt_list, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::controls::SelectControl;
@@ -33,11 +34,17 @@ pub fn OrderWidget() -> impl IntoView {
     let base = lab.select(|s| if s.positions == PositionMode::None { 10_000.0 } else { s.base });
     let query = RwSignal::new(DOGS.1);
     let draw = RwSignal::new(0_u64);
+    // The chapter's own switch, not in the URL: each query sees only itself and the keys before it.
+    let causal = RwSignal::new(false);
     let model = StoredValue::new(TinyAttention::default());
     let report = Memo::new(move |_| {
         let permutation = shuffle(draw.get());
-        model.with_value(|model| order_report(model, mode.get(), base.get(), &permutation))
+        model.with_value(|model| {
+            order_report(model, mode.get(), if causal.get() { Mask::Causal } else { Mask::None }, base.get(), &permutation)
+        })
     });
+    // The keys the mask hides from the query picked.
+    let masked = move |j: usize| causal.get() && j > query.get();
     let row = Memo::new(move |_| report.with(|r| r.pass.weights.get(query.get()).cloned().unwrap_or_default()));
     let options = PositionMode::ALL.iter().map(|m| (m.as_str(), m.label())).collect::<Vec<_>>();
     let note = Signal::derive(move || match mode.get() {
@@ -55,9 +62,14 @@ pub fn OrderWidget() -> impl IntoView {
                 <SelectControl lab id="positions-select" label="positions" options
                     value=Signal::derive(move || mode.get().as_str())
                     on_pick=|name| PositionMode::parse(name).map(Change::Positions) note />
+                <label class="toolbar-field">
+                    <input type="checkbox" on:change=move |ev| causal.set(event_target_checked(&ev)) />
+                    " causal mask (each word sees only itself and the words before it)"
+                </label>
             </div>
             <Formula math=formulas::ATTENTION />
-            <p class="explain">"Pick the query token: its row of attention weights, softmax(q·k/√8) over every token."</p>
+            <p class="explain">"Pick the query token: its row of attention weights, softmax(q·k/√8) over every token it \
+                may see (under the mask, itself and the tokens before it; the others get 0)."</p>
             <div class="word-buttons" role="group" aria-label="query token">
                 {SENTENCE.iter().enumerate().map(|(i, word)| view! {
                     <button type="button" class="word-button" class:dog=DOGS.0 == i || DOGS.1 == i
@@ -72,7 +84,7 @@ pub fn OrderWidget() -> impl IntoView {
                 aria-label=move || format!("Attention weights of “{}” (token {}): {}", SENTENCE[query.get()], query.get(),
                     row.with(|r| r.iter().zip(SENTENCE).map(|(w, t)| format!("{t} {}", short_number(*w))).collect::<Vec<_>>().join(", ")))>
                 {SENTENCE.iter().enumerate().map(|(j, word)| view! {
-                    <div class="weight-row">
+                    <div class="weight-row" data-masked=move || masked(j).to_string()>
                         <span class="weight-token">{format!("{word} {j}")}</span>
                         <span class="weight-bar"><span class="weight-fill"
                             style:width=move || fixed(row.with(|r| r.get(j).copied().unwrap_or(0.0)) * 100.0, 1) + "%"></span></span>
@@ -100,6 +112,8 @@ pub fn OrderWidget() -> impl IntoView {
                     value=Signal::derive(move || Some(report.with(|r| r.dog_gap)))
                     hint=move || if report.with(|r| r.dog_gap == 0.0) {
                         "exactly 0: the same inputs, the same arithmetic, bit for bit".to_string()
+                    } else if mode.get() == PositionMode::None {
+                        "not 0: the mask shows each dog a different prefix".to_string()
                     } else {
                         "not 0: each dog now carries where it stands".to_string()
                     } />
@@ -116,10 +130,15 @@ pub fn OrderWidget() -> impl IntoView {
                 <button type="button" class="button-small" on:click=move |_| draw.update(|d| *d += 1)>"Shuffle again"</button>
             </p>
             <p class="explain">
-                "Without positions a transformer reads a bag of words: “the dog chased another dog” and any shuffle "
-                "of it give the same set of outputs. The fix is to make position part of what attention sees, "
-                "either by adding a code for it to x or, as RoPE does, by turning q and k. The next chapters "
-                "build that code."
+                "Without positions and without a mask, attention reads a bag of words: “the dog chased another dog” "
+                "and any shuffle of it give the same set of outputs. The decoders RoPE is used in add a causal mask, "
+                "and that alone makes the two dogs differ, since each sees a different prefix; Haviv et al. (2022) "
+                "found that such models, trained with no positions at all, still learn some positional information. "
+                "But only indirectly: averaging over its prefix can tell a token roughly how many words precede it. "
+                "In this layer no score q·k depends on how far the key is from the query, and the words before a "
+                "token can be shuffled without changing its output. The fix is to make position part of what "
+                "attention sees, either by adding a code for it to x or, as RoPE does, by turning q and k. The "
+                "next chapters build that code."
             </p>
             <p class="credit">"The two dogs are Christopher Fleetwood's example (Hugging Face, 2024; see the references)."</p>
         </WidgetCard>

@@ -8,10 +8,11 @@ use leptos::prelude::*;
 #[component]
 pub fn References() -> impl IntoView {
     // (text, link or "" where our copy names none, what the page takes from it)
-    const REFERENCES: [(&str, &str, &str); 24] = [
+    const REFERENCES: [(&str, &str, &str); 25] = [
         ("Su, Lu, Pan, Murtadha, Wen, Liu (2021). RoFormer: Enhanced Transformer with Rotary Position Embedding.", "https://arxiv.org/abs/2104.09864", "the rotation, its complex form, the decay bounds (section 3.4.3)"),
         ("Vaswani et al. (2017). Attention Is All You Need.", "https://arxiv.org/abs/1706.03762", "sinusoidal encodings, added to x (section 3.5)"),
         ("Fleetwood (2024). You could have designed state of the art positional encoding. Hugging Face blog.", "https://huggingface.co/blog/designing-positional-encoding", "the two dogs; integer, binary, sinusoidal; PE(p+k) = M_k PE(p); p-RoPE"),
+        ("Haviv, Ram, Press, Izsak, Levy (2022). Transformer Language Models without Positional Encodings Still Learn Positional Information. Findings of EMNLP 2022.", "https://arxiv.org/abs/2203.16634", "what a causal mask alone tells a decoder about order"),
         ("What is Positional Encoding and why it matters? (an explainer from sinusoidal encodings to rotation; unsigned in our copy).", "", "the “Dog attacks the Cat” sentences of the rotation lab, the period table, an interleaved PyTorch implementation"),
         ("Khan Ramsha, FinetuneX: positional_encoding.py and notes on RoPE.", "https://github.com/Khan-Ramsha/FinetuneX/blob/main/modules/positional_encoding.py", "the complex-number derivation, step by step, as in the complex view"),
         ("Quizzr. Maintaining Sequential Order with Rotary Positional Embeddings (RoPE).", "", "permutation invariance; rotate_half; PI, NTK-aware and YaRN in one place"),

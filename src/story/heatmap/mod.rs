@@ -40,11 +40,11 @@ fn mode_note(mode: HeatmapMode) -> String {
             identity), its PE(m)·PE(n) term depends on n − m alone, but q·PE(n) and PE(m)·k depend on m and n separately: blurred, uneven \
             stripes."
             .to_string(),
-        HeatmapMode::T5 => "T5's relative bias: q·k + b(bucket of n − m). The buckets are those of T5 (32 buckets, max_distance 128): \
-            n − m > 0 and n − m ≤ 0 have 16 each: exact buckets up to distance 7, seven log-spaced ones (8–11, 12–15, 16–22, 23–31, \
-            32–45, 46–63, 64–90), and one from 91 on that takes every distance to 128 and beyond. T5 learns one number per bucket; here \
-            they are drawn at random from the seed, scaled like the scores, so what you see is the bucket pattern, not what a trained \
-            model prefers."
+        HeatmapMode::T5 => "T5's relative bias: q·k + b(bucket of n − m). The buckets are those of T5 (32 buckets, max_distance \
+            128): keys after the query (n > m) have buckets of their own, and on each side there are exact buckets up to distance 7, \
+            seven log-spaced ones (8–11, 12–15, 16–22, 23–31, 32–45, 46–63, 64–90), and one from 91 on that takes every distance to \
+            128 and beyond. T5 learns one number per bucket; here they are drawn at random from the seed, scaled like the scores, so \
+            what you see is the bucket pattern, not what a trained model prefers."
             .to_string(),
         HeatmapMode::Alibi => format!(
             "ALiBi: q·k − slope·|n − m|, with slope 1/16: head {ALIBI_HEAD} of {ALIBI_HEADS}, whose slopes are 2^(−8h/{ALIBI_HEADS}). \

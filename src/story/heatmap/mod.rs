@@ -32,6 +32,18 @@ pub const ID: &str = "heatmap";
 /// Its title, the heading of its card and its line in the table of contents.
 pub const TITLE: &str = "The score for every pair of positions: none, added, rotated";
 
+/// The mode in the map's description: worded unlike the radio buttons' labels, so that a label
+/// names one control.
+fn described(mode: HeatmapMode) -> &'static str {
+    match mode {
+        HeatmapMode::Rotated => "with RoPE",
+        HeatmapMode::Unrotated => "without position",
+        HeatmapMode::Sinusoidal => "with sinusoids added to q and k",
+        HeatmapMode::T5 => "plus T5's bucket biases",
+        HeatmapMode::Alibi => "plus ALiBi's linear bias",
+    }
+}
+
 /// What each mode shows, in a sentence or three under the radio buttons.
 fn mode_note(mode: HeatmapMode) -> String {
     match mode {
@@ -145,8 +157,8 @@ pub fn HeatmapWidget() -> impl IntoView {
         let (m, n) = positions.get();
         let (m0, n0) = origin.get();
         let head = format!(
-            "Heatmap of the score, {}, for m from {m0} and n from {n0}, {WINDOW} cells each; diverging colours",
-            mode.get().label()
+            "Heatmap of the score {}, for m from {m0} and n from {n0}, {WINDOW} cells each; diverging colours",
+            described(mode.get())
         );
         if in_view.get() {
             let here = cells.with(|c| c.at(m - m0, n - n0, WINDOW)).map_or_else(|| "—".to_string(), short_number);

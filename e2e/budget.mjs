@@ -121,8 +121,11 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // orig × factor, and the Python export spells the settings for transformers 4.x too (the beyond
 // part), with sentences made right: first visit 198.6 KB, whole page 566.8 KB. Budget: whole
 // page 567 KB.
+// 2026-11-26, night: the heatmap's t5 and alibi modes (the biases RoPE replaced: T5's buckets
+// with their seeded biases, ALiBi's line, their notes and the readout's q·k + bias), in the
+// rotation part: first visit 198.5 KB, whole page 568.9 KB. Budget: whole page 569 KB.
 const FIRST_VISIT_BUDGET = 199 * 1024;
-const WHOLE_PAGE_BUDGET = 567 * 1024;
+const WHOLE_PAGE_BUDGET = 569 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

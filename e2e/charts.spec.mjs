@@ -231,6 +231,9 @@ test('out of view, charts wait for the reader; readable values and descriptions 
   const q = page.getByTestId('q-rot');
   await expect.poll(async () => (await q.getAttribute('data-value')).split(',').length).toBe(10);
   await page.getByText('The vectors: q and k rotated').click();
+  // Seen: the click may leave the opened list just below the screen's band (the summary scrolled
+  // to the bottom edge), where its text rightly waits.
+  await q.scrollIntoViewIfNeeded();
   await expect.poll(async () => (await q.textContent()).split(', ').length).toBe(10);
 });
 

@@ -4,7 +4,7 @@
 
 use rope_lab::rope::{
     decay_bound, decay_curve, dot, frequencies, plane_share, score_by_distance, score_window, seeded_vector, sinusoidal_encoding,
-    HeatmapMode, Layout, Position, RopeParams, Rotary, ScalingMethod, ScalingParams, Stream, VectorName,
+    HeatmapMode, Layout, ModeInputs, Position, RopeParams, Rotary, ScalingMethod, ScalingParams, Stream, VectorName,
 };
 use std::hint::black_box;
 use std::time::Instant;
@@ -92,10 +92,10 @@ fn main() {
     let params = RopeParams::new(10_000.0, 128).unwrap();
     let rotary = Rotary::new(Layout::Half, &rope_lab::rope::Frequencies::plain(params));
     let (q, k) = (seeded_vector(2, Stream::Query, 128), seeded_vector(2, Stream::Key, 128));
-    let window = score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Rotated, params);
+    let window = score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Rotated, ModeInputs { params, seed: 2 });
     let cell = |m: i64, n: i64| rotary.scores(&q, &k, Position::new(m).unwrap(), Position::new(n).unwrap()).unwrap().score;
     assert!((window[300] - cell(172 + 1, 72 + 44)).abs() < 1e-9);
-    let ours = time(|| score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Rotated, params));
+    let ours = time(|| score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Rotated, ModeInputs { params, seed: 2 }));
     let obvious = time(|| (0..256 * 256).map(|i| cell(172 + (i / 256) as i64, 72 + (i % 256) as i64)).collect::<Vec<_>>());
     row("score window 256 × 256, d = 128 (per distance vs per cell)", ours, obvious);
 
@@ -114,7 +114,7 @@ fn main() {
 
     // The heatmap with sinusoids added, (q + PE(m)) · (k + PE(n)) over 256 × 256: per distance
     // and per row and column by phasors, against the encodings built and added for every cell.
-    let window = score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Sinusoidal, params);
+    let window = score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Sinusoidal, ModeInputs { params, seed: 2 });
     let added = |m: i64, n: i64| {
         let (pm, pn) = (sinusoidal_encoding(params, m as f64), sinusoidal_encoding(params, n as f64));
         let qm: Vec<f64> = q.iter().zip(&pm).map(|(a, b)| a + b).collect();
@@ -122,7 +122,7 @@ fn main() {
         dot(&qm, &kn)
     };
     assert!((window[300] - added(172 + 1, 72 + 44)).abs() < 1e-9);
-    let ours = time(|| score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Sinusoidal, params));
+    let ours = time(|| score_window(&rotary, &q, &k, (172, 72), 256, HeatmapMode::Sinusoidal, ModeInputs { params, seed: 2 }));
     let obvious = time(|| (0..256 * 256).map(|i| added(172 + (i / 256) as i64, 72 + (i % 256) as i64)).collect::<Vec<_>>());
     row("sinusoids-added window 256 × 256, d = 128 (vs per cell)", ours, obvious);
 }

@@ -121,6 +121,9 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // orig × factor, and the Python export spells the settings for transformers 4.x too (the beyond
 // part), with sentences made right: first visit 198.6 KB, whole page 566.8 KB. Budget: whole
 // page 567 KB.
+// 2026-11-26, night: the heatmap's t5 and alibi modes (the biases RoPE replaced: T5's buckets
+// with their seeded biases, ALiBi's line, their notes and the readout's q·k + bias), in the
+// rotation part: first visit 198.5 KB, whole page 568.9 KB. Budget: whole page 569 KB.
 // 2026-11-26, night: chapter 1's causal-mask switch (the mask in the tiny attention, a checkbox,
 // masked rows marked by a data attribute, the closing sentences made right) and Haviv et al. in
 // the references: first visit 198.6 -> 199.8 KB (a controlled checkbox and a class toggled per

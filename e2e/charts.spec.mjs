@@ -115,6 +115,100 @@ test('heatmap: hover reads a cell, a click moves m and n, modes switch', async (
   await expect(page).toHaveURL(/heatmap=unrotated/);
 });
 
+// The biases RoPE replaced, computed here from their papers and transformers, not from the app.
+
+/** T5's bucket of r = n − m: transformers' _relative_position_bucket, bidirectional, 32 buckets,
+ * max_distance 128. */
+const t5Bucket = (r) => {
+  const side = r > 0 ? 16 : 0;
+  const d = Math.abs(r);
+  if (d < 8) return side + d;
+  return side + Math.min(15, 8 + Math.trunc((Math.log(d / 8) / Math.log(128 / 8)) * 8));
+};
+
+/** The lab's 32 T5 bucket biases for `seed`: SplitMix64 on the bias stream (3), Box-Muller
+ * standard normals, times |q||k|/√d. */
+const t5Biases = (seed, q, k) => {
+  const mask = (1n << 64n) - 1n;
+  let state = (BigInt(seed) ^ ((3n * 0xd1b54a32d192ed03n) & mask)) & mask;
+  const next = () => {
+    state = (state + 0x9e3779b97f4a7c15n) & mask;
+    let z = state;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & mask;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & mask;
+    return z ^ (z >> 31n);
+  };
+  const unit = () => Number((next() >> 11n) + 1n) / 2 ** 53;
+  const normal = () => {
+    const radius = Math.sqrt(-2 * Math.log(unit()));
+    return radius * Math.cos(2 * Math.PI * unit());
+  };
+  const norm = (v) => Math.hypot(...v);
+  const scale = (norm(q) * norm(k)) / Math.sqrt(q.length);
+  return Array.from({ length: 32 }, () => normal() * scale);
+};
+
+test('heatmap: t5 and alibi add their bias to q·k, and say what they show', async ({ page }) => {
+  const q = [1, 2, 3, 4];
+  const k = [0.5, -1, 2, 0.25];
+  const plain = q.reduce((sum, x, i) => sum + x * k[i], 0);
+  const reading = page.getByTestId('heatmap-hover');
+  const note = page.locator('.heatmap-mode-note');
+  /** Reads cells from the keyboard: each step's keys, then the cell's m, n, value and bias. */
+  const readCells = async (steps) => {
+    const map = page.locator('.heatmap-canvas');
+    await map.scrollIntoViewIfNeeded();
+    await map.focus();
+    const cells = [];
+    for (const keys of steps) {
+      for (const key of keys) await page.keyboard.press(key);
+      const before = cells.at(-1)?.n;
+      if (before !== undefined) await expect(reading).not.toHaveAttribute('data-n', String(before));
+      await expect(reading).toHaveAttribute('data-bias', /\d/);
+      const [m, n, score, bias] = await Promise.all(['data-m', 'data-n', 'data-value', 'data-bias'].map((a) => reading.getAttribute(a)));
+      cells.push({ m: Number(m), n: Number(n), score: Number(score), bias: Number(bias), text: await reading.textContent() });
+    }
+    return cells;
+  };
+  // From (40, 30): n − m = −11, then 85 and 101 (Shift moves 16), on both sides of T5's split.
+  const steps = [['ArrowLeft'], Array(6).fill('Shift+ArrowRight'), ['Shift+ArrowRight']];
+
+  await open(page, `/?dim=4&q=${q}&k=${k}&m=40&n=30&heatmap=t5`);
+  await expect(page.getByLabel('T5 bucket bias added')).toBeChecked();
+  await expect(note).toContainText('T5 learns one number per bucket; here they are drawn at random');
+  await expect(note).toContainText('exact buckets up to distance 7, seven log-spaced ones (8–11, 12–15, 16–22, 23–31, 32–45, 46–63, 64–90), and one from 91 on');
+  const biases = t5Biases(1, q, k);
+  const t5 = await readCells(steps);
+  expect(t5.map((c) => c.n - c.m)).toEqual([-11, 85, 101]);
+  expect(t5.map((c) => t5Bucket(c.n - c.m))).toEqual([8, 30, 31]);
+  for (const cell of t5) {
+    const bias = biases[t5Bucket(cell.n - cell.m)];
+    expect(close(cell.bias, bias, 1e-9), `bias at n − m = ${cell.n - cell.m}: ${cell.bias} vs ${bias}`).toBe(true);
+    expect(close(cell.score, plain + bias, 1e-9), `score at n − m = ${cell.n - cell.m}`).toBe(true);
+    expect(cell.text).toContain(`(bucket ${t5Bucket(cell.n - cell.m)})`);
+  }
+
+  await open(page, `/?dim=4&q=${q}&k=${k}&m=40&n=30&heatmap=alibi`);
+  await expect(page.getByLabel('ALiBi bias added')).toBeChecked();
+  await expect(note).toContainText('slope 1/16: head 4 of 8');
+  await expect(note).toContainText('a model uses only the lower-left half (n ≤ m)');
+  const alibi = await readCells(steps);
+  for (const cell of alibi) {
+    const bias = -Math.abs(cell.n - cell.m) / 16;
+    expect(cell.bias).toBe(bias);
+    expect(close(cell.score, plain + bias, 1e-12), `score at n − m = ${cell.n - cell.m}`).toBe(true);
+  }
+  await expect(page.locator('.heatmap-canvas')).toHaveAttribute('aria-label', /^Heatmap of the score plus ALiBi's linear bias, for m from 0 and n from 0/);
+  // The radio buttons read in the story's order and switch the URL.
+  const labels = await page.locator('[aria-label="heatmap shows"] label').allTextContents();
+  expect(labels.map((l) => l.trim())).toEqual([
+    'no position information', 'sinusoidal encodings added', 'T5 bucket bias added', 'ALiBi bias added', 'RoPE (rotated)',
+  ]);
+  await page.getByLabel('T5 bucket bias added').check();
+  await expect(page).toHaveURL(/heatmap=t5/);
+  await expect(note).toContainText('T5 learns one number per bucket');
+});
+
 // Issue 9: what nobody sees waits (the heatmap's whole window, a closed list's text) while the
 // readable values and the description follow every step; in view, everything is current.
 test('out of view, charts wait for the reader; readable values and descriptions do not', async ({ page }) => {
@@ -137,6 +231,9 @@ test('out of view, charts wait for the reader; readable values and descriptions 
   const q = page.getByTestId('q-rot');
   await expect.poll(async () => (await q.getAttribute('data-value')).split(',').length).toBe(10);
   await page.getByText('The vectors: q and k rotated').click();
+  // Seen: the click may leave the opened list just below the screen's band (the summary scrolled
+  // to the bottom edge), where its text rightly waits.
+  await q.scrollIntoViewIfNeeded();
   await expect.poll(async () => (await q.textContent()).split(', ').length).toBe(10);
 });
 

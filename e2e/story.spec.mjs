@@ -219,19 +219,21 @@ test('4. add-or-rotate: adding changes the length, rotating keeps it', async ({ 
   expect(close(await value(page, 'norm-q-rot'), norm, 1e-12)).toBe(true);
 });
 
-test('5. heatmap: its three modes in the story order, each with its sentence', async ({ page }) => {
+test('5. heatmap: its five modes in the story order, each with its sentence', async ({ page }) => {
   await open(page);
   const heatmap = chapter(page, 'heatmap');
   const radios = heatmap.getByRole('radio');
-  await expect(radios).toHaveCount(3);
+  await expect(radios).toHaveCount(5);
   const labels = await heatmap.locator('.chart-controls label').allTextContents();
-  expect(labels.map((l) => l.trim())).toEqual(['no position information', 'sinusoidal encodings added', 'RoPE (rotated)']);
+  expect(labels.map((l) => l.trim())).toEqual([
+    'no position information', 'sinusoidal encodings added', 'T5 bucket bias added', 'ALiBi bias added', 'RoPE (rotated)',
+  ]);
   const notes = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     await radios.nth(i).check();
     notes.push(await heatmap.locator('.heatmap-mode-note').textContent());
   }
-  expect(new Set(notes).size).toBe(3);
+  expect(new Set(notes).size).toBe(5);
 });
 
 test('6. the complex stepper ends on the plane share the clocks show', async ({ page }) => {

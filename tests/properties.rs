@@ -330,7 +330,7 @@ mod curves {
     use super::*;
     use rope_lab::rope::{
         abel_factor, cosine_by_distance, decay_bound, mean_cos_by_distance, score_by_distance, score_diagonals, score_window,
-        seeded_vector, HeatmapMode, Stream,
+        seeded_vector, HeatmapMode, ModeInputs, Stream,
     };
 
     proptest! {
@@ -388,9 +388,9 @@ mod curves {
             (p, l, q, k) in setup(), m0 in 0i64..10_000, n0 in 0i64..10_000, size in 1usize..24,
         ) {
             let rotary = Rotary::new(l, &Frequencies::plain(p));
-            let cells = score_window(&rotary, &q, &k, (m0, n0), size, HeatmapMode::Rotated, p);
+            let cells = score_window(&rotary, &q, &k, (m0, n0), size, HeatmapMode::Rotated, ModeInputs { params: p, seed: 1 });
             // The map draws these: one value per distance, cell (row, col) at col − row + size − 1.
-            let diagonals = score_diagonals(&rotary, &q, &k, (m0, n0), size, HeatmapMode::Rotated).unwrap();
+            let diagonals = score_diagonals(&rotary, &q, &k, (m0, n0), size, HeatmapMode::Rotated, 1).unwrap();
             prop_assert_eq!(diagonals.len(), 2 * size - 1);
             for row in 0..size {
                 for col in 0..size {
@@ -413,7 +413,7 @@ mod curves {
         let (q, k) = (seeded_vector(3, Stream::Query, 16), seeded_vector(3, Stream::Key, 16));
         // 70 rows and columns: the encodings' phasors are recomputed exactly every 64 positions.
         let size = 70;
-        let cells = score_window(&rotary, &q, &k, (40, 7), size, HeatmapMode::Sinusoidal, p);
+        let cells = score_window(&rotary, &q, &k, (40, 7), size, HeatmapMode::Sinusoidal, ModeInputs { params: p, seed: 3 });
         for row in 0..size {
             for col in 0..size {
                 let pe_m = sinusoidal_encoding(p, (40 + row) as f64);
@@ -425,11 +425,11 @@ mod curves {
         }
         // Not Toeplitz: the cross terms depend on m and n alone.
         assert!((cells[0] - cells[size + 1]).abs() > 1e-6);
-        let unrotated = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated, p);
+        let unrotated = score_window(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated, ModeInputs { params: p, seed: 3 });
         assert!(unrotated.iter().all(|c| *c == dot(&q, &k)));
         // Only the modes where n − m alone sets the score have one value per distance.
-        assert_eq!(score_diagonals(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated), Some(vec![dot(&q, &k); 9]));
-        assert_eq!(score_diagonals(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Sinusoidal), None);
+        assert_eq!(score_diagonals(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Unrotated, 3), Some(vec![dot(&q, &k); 9]));
+        assert_eq!(score_diagonals(&rotary, &q, &k, (40, 7), 5, HeatmapMode::Sinusoidal, 3), None);
     }
 
     #[test]

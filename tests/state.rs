@@ -39,6 +39,13 @@ fn valid_values_are_taken_as_given() {
     let s = clean("range=65536&log=1&compare=500000,1000000&heatmap=sinusoidal&embed=heatmap");
     assert_eq!((s.range, s.log, s.compare.clone()), (65536, true, Some(vec![500000.0, 1000000.0])));
     assert_eq!((s.heatmap, s.embed.as_deref()), (rope_lab::rope::HeatmapMode::Sinusoidal, Some("heatmap")));
+    // The biases RoPE replaced: each name read, and written back as it came.
+    for (name, mode) in [("t5", rope_lab::rope::HeatmapMode::T5), ("alibi", rope_lab::rope::HeatmapMode::Alibi)] {
+        let s = clean(&format!("heatmap={name}"));
+        assert_eq!(s.heatmap, mode);
+        assert_eq!(s.to_query(), format!("heatmap={name}"));
+        assert_eq!(LabState::from_query(&s.to_query()).state, s);
+    }
     let s = clean("dim=4&q=1,2,3,4&k=-1.5,0,0,2e-3");
     assert_eq!(s.q, Some(vec![1.0, 2.0, 3.0, 4.0]));
     assert_eq!(s.k, Some(vec![-1.5, 0.0, 0.0, 0.002]));
@@ -84,6 +91,12 @@ fn invalid_values_are_corrected_with_a_notice() {
     assert_eq!(noticed("compare=500000,-3,0.5", "compare").compare, Some(vec![500000.0]));
     assert_eq!(noticed("compare=2,3,4,5", "compare").compare, Some(vec![2.0, 3.0, 4.0]));
     assert_eq!(noticed("heatmap=psychedelic", "heatmap").heatmap, rope_lab::rope::HeatmapMode::Rotated);
+    // The notice names every mode there is.
+    let notices = LabState::from_query("heatmap=T5").notices;
+    let message = &notices.iter().find(|n| n.param == "heatmap").expect("a notice about heatmap").message;
+    for mode in rope_lab::rope::HeatmapMode::ALL {
+        assert!(message.contains(mode.as_str()), "{message:?} does not name {}", mode.as_str());
+    }
     assert_eq!(noticed("plane=-2", "plane").plane, 0);
     assert_eq!(clean("dim=128&plane=40").plane, 40);
     // A plane beyond every d, before the d that has fewer planes: one notice, in that d's terms.
@@ -143,7 +156,7 @@ proptest! {
         factor in prop::option::of(1.0f64..64.0),
         range in 16u64..=(1 << 20), log in any::<bool>(),
         compare in prop::option::of(prop::collection::vec(1.5f64..1e9, 1..=3)),
-        heatmap in prop::sample::select(vec![rope_lab::rope::HeatmapMode::Rotated, rope_lab::rope::HeatmapMode::Unrotated, rope_lab::rope::HeatmapMode::Sinusoidal]),
+        heatmap in prop::sample::select(rope_lab::rope::HeatmapMode::ALL.to_vec()),
     ) {
         let mut state = LabState {
             // r lies on the decay chart (r <= range), an invariant of every state.

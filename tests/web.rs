@@ -388,10 +388,13 @@ mod heatmap {
     #[wasm_bindgen_test]
     async fn every_cell_is_painted_in_its_own_scores_colour() {
         use rope_lab::charts::{heatmap_limit, heatmap_rgba};
-        use rope_lab::rope::{score_window, Frequencies, HeatmapMode, RopeParams, Rotary};
-        for (query, mode) in
-            [("dim=16&m=300&n=200", HeatmapMode::Rotated), ("dim=16&m=300&n=200&heatmap=sinusoidal", HeatmapMode::Sinusoidal)]
-        {
+        use rope_lab::rope::{score_window, Frequencies, HeatmapMode, ModeInputs, RopeParams, Rotary};
+        for (query, mode) in [
+            ("dim=16&m=300&n=200", HeatmapMode::Rotated),
+            ("dim=16&m=300&n=200&heatmap=sinusoidal", HeatmapMode::Sinusoidal),
+            ("dim=16&m=300&n=200&heatmap=t5", HeatmapMode::T5),
+            ("dim=16&m=300&n=200&heatmap=alibi", HeatmapMode::Alibi),
+        ] {
             let (root, canvas, _handle) = mount(query).await;
             // The window's first m and n, from the map's description.
             let label = root.query_selector(".heatmap-canvas").unwrap().unwrap().get_attribute("aria-label").unwrap();
@@ -403,7 +406,7 @@ mod heatmap {
             let params = RopeParams::new(state.base, state.dim).unwrap();
             let rotary = Rotary::new(state.layout, &Frequencies::plain(params));
             let (q, k) = (state.query_vector(), state.key_vector());
-            let cells = score_window(&rotary, &q, &k, (m0, n0), 256, mode, params);
+            let cells = score_window(&rotary, &q, &k, (m0, n0), 256, mode, ModeInputs { params, seed: state.seed });
             let colours = heatmap_rgba(&cells, heatmap_limit(&cells));
             let mut wrong = Vec::new();
             for (row, col) in [

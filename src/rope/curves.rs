@@ -2,6 +2,7 @@
 //! charts plot. Each uses the fact that with RoPE the score depends only on n − m, so a curve
 //! or a whole window needs one evaluation per distinct distance.
 
+use super::biases::ScoreBias;
 use super::decay::decay_bound;
 use super::frequency::default_inv_freq;
 use super::params::RopeParams;
@@ -81,11 +82,20 @@ pub enum HeatmapMode {
     /// Vaswani-style: sinusoidal encodings added, (q + PE(m)) · (k + PE(n)). The PE·PE term
     /// depends on n − m, the cross terms on m and n alone: blurred stripes.
     Sinusoidal,
+    /// T5's relative bias: q · k plus one bias per bucket of n − m ([`t5_bucket`](crate::rope::t5_bucket)), the 32
+    /// biases drawn from the seed ([`T5Biases`](crate::rope::T5Biases)): bands of equal colour
+    /// along the diagonals.
+    T5,
+    /// ALiBi: q · k − slope·|n − m| for head 4 of 8 ([`ScoreBias::alibi`], slope 1/16):
+    /// darker the farther from the main diagonal.
+    Alibi,
 }
 
 impl HeatmapMode {
-    /// In the order of the story: no position, sinusoids added, RoPE.
-    pub const ALL: [HeatmapMode; 3] = [HeatmapMode::Unrotated, HeatmapMode::Sinusoidal, HeatmapMode::Rotated];
+    /// In the order of the story: no position, sinusoids added to q and k, biases added to the
+    /// score (T5's learned buckets, ALiBi's fixed line), RoPE.
+    pub const ALL: [HeatmapMode; 5] =
+        [HeatmapMode::Unrotated, HeatmapMode::Sinusoidal, HeatmapMode::T5, HeatmapMode::Alibi, HeatmapMode::Rotated];
 
     /// The name used in the URL (`heatmap=`).
     pub fn as_str(self) -> &'static str {
@@ -93,6 +103,8 @@ impl HeatmapMode {
             HeatmapMode::Rotated => "rotated",
             HeatmapMode::Unrotated => "unrotated",
             HeatmapMode::Sinusoidal => "sinusoidal",
+            HeatmapMode::T5 => "t5",
+            HeatmapMode::Alibi => "alibi",
         }
     }
 
@@ -102,34 +114,70 @@ impl HeatmapMode {
             HeatmapMode::Rotated => "RoPE (rotated)",
             HeatmapMode::Unrotated => "no position information",
             HeatmapMode::Sinusoidal => "sinusoidal encodings added",
+            HeatmapMode::T5 => "T5 bucket bias added",
+            HeatmapMode::Alibi => "ALiBi bias added",
         }
     }
 
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|mode| mode.as_str() == name)
     }
+
+    /// What the mode adds to q·k by n − m (T5's buckets drawn from `seed` at the scale of q
+    /// and k, ALiBi's line); None for the modes that add nothing to the score.
+    pub fn bias(self, q: &[f64], k: &[f64], seed: u64) -> Option<ScoreBias> {
+        match self {
+            HeatmapMode::T5 => Some(ScoreBias::t5(q, k, seed)),
+            HeatmapMode::Alibi => Some(ScoreBias::alibi()),
+            HeatmapMode::Rotated | HeatmapMode::Unrotated | HeatmapMode::Sinusoidal => None,
+        }
+    }
+}
+
+/// What the modes read besides q, k and the rotation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModeInputs {
+    /// The base and dimension of the sinusoidal encodings added to q and k.
+    pub params: RopeParams,
+    /// The seed T5's bucket biases are drawn from (the lab's `seed=`, as for q and k).
+    pub seed: u64,
 }
 
 /// The window's scores by distance, where they depend on n − m alone (every mode but the
 /// sinusoidal one): value j is the score at n − m = n0 − (m0 + size − 1) + j, for the
-/// 2·size − 1 distances of the window; cell (row, col) has j = col − row + size − 1.
-pub fn score_diagonals(rotary: &Rotary, q: &[f64], k: &[f64], (m0, n0): (i64, i64), size: usize, mode: HeatmapMode) -> Option<Vec<f64>> {
+/// 2·size − 1 distances of the window; cell (row, col) has j = col − row + size − 1. `seed`
+/// draws T5's bucket biases.
+pub fn score_diagonals(
+    rotary: &Rotary,
+    q: &[f64],
+    k: &[f64],
+    (m0, n0): (i64, i64),
+    size: usize,
+    mode: HeatmapMode,
+    seed: u64,
+) -> Option<Vec<f64>> {
     let size_i = size as i64;
     let first = n0 - (m0 + size_i - 1);
     let count = (2 * size).saturating_sub(1);
+    let relative = (0..count as i64).map(|i| first + i);
+    let plain = dot(q, k);
     match mode {
-        HeatmapMode::Unrotated => Some(vec![dot(q, k); count]),
+        HeatmapMode::Unrotated => Some(vec![plain; count]),
         HeatmapMode::Rotated => {
-            let distances: Vec<f64> = (0..count as i64).map(|i| (first + i) as f64).collect();
+            let distances: Vec<f64> = relative.map(|r| r as f64).collect();
             Some(score_by_distance(rotary, q, k, &distances))
+        }
+        HeatmapMode::T5 | HeatmapMode::Alibi => {
+            let bias = mode.bias(q, k, seed)?;
+            Some(relative.map(|r| plain + bias.at(r)).collect())
         }
         HeatmapMode::Sinusoidal => None,
     }
 }
 
 /// Scores for m in `m0..m0+size` (rows) and n in `n0..n0+size` (columns), row-major, computed
-/// from the 2·size − 1 distinct distances (and, for sinusoidal, 2·size encodings of `params`,
-/// the base and dimension of the encodings added to q and k).
+/// from the 2·size − 1 distinct distances (and, for sinusoidal, 2·size encodings of
+/// `inputs.params`, the base and dimension of the encodings added to q and k).
 pub fn score_window(
     rotary: &Rotary,
     q: &[f64],
@@ -137,15 +185,16 @@ pub fn score_window(
     (m0, n0): (i64, i64),
     size: usize,
     mode: HeatmapMode,
-    params: RopeParams,
+    inputs: ModeInputs,
 ) -> Vec<f64> {
+    let params = inputs.params;
     let size_i = size as i64;
     // Distance n − m runs from n0 − (m0 + size − 1) to n0 + size − 1 − m0.
     let first = n0 - (m0 + size_i - 1);
     let distances: Vec<f64> = (0..2 * size_i - 1).map(|i| (first + i) as f64).collect();
     let cell = |row: usize, col: usize| ((n0 + col as i64) - (m0 + row as i64) - first) as usize;
     let mut cells = vec![0.0; size * size];
-    if let Some(by_distance) = score_diagonals(rotary, q, k, (m0, n0), size, mode) {
+    if let Some(by_distance) = score_diagonals(rotary, q, k, (m0, n0), size, mode, inputs.seed) {
         for (i, c) in cells.iter_mut().enumerate() {
             *c = by_distance[cell(i / size, i % size)];
         }

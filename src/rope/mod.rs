@@ -3,9 +3,12 @@
 //! [`RopeError`].
 //!
 //! Sources: RoFormer (Su et al. 2021, arXiv 2104.09864); Hugging Face transformers
-//! `modeling_rope_utils.py` and `apply_rotary_pos_emb`; Meta's Llama `apply_rotary_emb`.
+//! `modeling_rope_utils.py` and `apply_rotary_pos_emb`; Meta's Llama `apply_rotary_emb`; for the
+//! biases RoPE replaced, transformers' `T5Attention._relative_position_bucket` and ALiBi (Press
+//! et al. 2022, arXiv 2108.12409).
 
 mod attention;
+mod biases;
 mod checks;
 mod clock;
 mod curves;
@@ -26,10 +29,14 @@ mod xpos;
 pub use attention::{
     order_report, shuffle, softmax, AttentionPass, Mask, OrderReport, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE, SHUFFLE,
 };
+pub use biases::{
+    alibi_bias, alibi_slope, score_scale, t5_bucket, ScoreBias, T5Biases, ALIBI_HEAD, ALIBI_HEADS, T5_BUCKETS, T5_MAX_DISTANCE,
+};
 pub use checks::{bits_flipped, choices_around, first_to_turn, Trend};
 pub use clock::{wrap_angle, PlaneHands};
 pub use curves::{
     abel_factor, absolute_bound, cosine_by_distance, mean_cos_by_distance, score_by_distance, score_diagonals, score_window, HeatmapMode,
+    ModeInputs,
 };
 pub use decay::{decay_bound, decay_curve};
 pub use encodings::{add_encoding, apply_blocks, binary_code, norm, pe_rotation_error, pe_shift_blocks, Code, BITS, MAX_CODE_POSITION};

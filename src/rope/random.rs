@@ -10,6 +10,11 @@ impl SplitMix64 {
         Self(seed)
     }
 
+    /// The generator of `stream` for `seed`: each stream its own sequence of the one seed.
+    pub fn for_stream(seed: u64, stream: Stream) -> Self {
+        Self::new(seed ^ (stream as u64).wrapping_mul(0xD1B5_4A32_D192_ED03))
+    }
+
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -30,16 +35,18 @@ impl SplitMix64 {
     }
 }
 
-/// Which of the two default vectors to draw.
+/// What is drawn from the seed: the two default vectors, and the heatmap's stand-in for T5's
+/// learned bucket biases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stream {
     Query = 1,
     Key = 2,
+    Bias = 3,
 }
 
 /// A vector of `dim` standard-normal components for `seed`, rounded to 3 decimals so that it
 /// reads well and survives a round trip through the URL unchanged.
 pub fn seeded_vector(seed: u64, stream: Stream, dim: usize) -> Vec<f64> {
-    let mut rng = SplitMix64::new(seed ^ (stream as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut rng = SplitMix64::for_stream(seed, stream);
     (0..dim).map(|_| (rng.next_normal() * 1000.0).round() / 1000.0).collect()
 }

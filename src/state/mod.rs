@@ -124,7 +124,7 @@ pub struct LabState {
     pub log: bool,
     /// Extra bases whose bounds the decay chart overlays (`compare=500000,1000000`).
     pub compare: Option<Vec<f64>>,
-    /// What the heatmap shows (`heatmap=rotated|unrotated|sinusoidal`).
+    /// What the heatmap shows (`heatmap=unrotated|sinusoidal|t5|alibi|rotated`).
     pub heatmap: HeatmapMode,
     /// The heatmap with the original θᵢ instead of the scaled ones (`unscaled=1`).
     pub unscaled: bool,

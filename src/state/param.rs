@@ -109,7 +109,7 @@ pub static SCALE_BASE: Param =
 pub static UNSCALED: Param = Param { name: "unscaled", parse: |r| flag(r).map(Change::Unscaled), text: |s| flag_text(s.unscaled) };
 pub static HEATMAP: Param = Param {
     name: "heatmap",
-    parse: |r| r.choice(HeatmapMode::parse, "rotated, unrotated or sinusoidal").map(Change::Heatmap),
+    parse: |r| r.choice(HeatmapMode::parse, "unrotated, sinusoidal, t5, alibi or rotated").map(Change::Heatmap),
     text: |s| s.heatmap.as_str().to_string(),
 };
 pub static POSITIONS: Param = Param {

@@ -187,7 +187,8 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                 "directly (as if W_q and W_k were the identity), so the last term depends on n − m alone; the two "
                 "cross terms depend on m and n separately. In a real layer PE is added to x, and even the position "
                 "term becomes PE(m)·W_q·W_kᵀ·PE(n), which in general is not a function of n − m. Rotating q and k "
-                "leaves only q·R(n − m)k. The heatmap below shows all three ways at once."
+                "leaves only q·R(n − m)k. The heatmap below shows each of the three ways, and two that add a bias to the "
+                "score by n − m instead (T5's and ALiBi's)."
             </p>
             <Formula math=formulas::ADD_OR_ROTATE />
             <h3>"RoFormer's formulas"</h3>

@@ -1,7 +1,8 @@
 //! The score heatmap (`data-widget="heatmap"`): q_m · k_n over a 256 × 256 window of positions
 //! around the current m and n. With RoPE every diagonal is one colour (the score depends only on
 //! n − m); without rotation the map is flat; with sinusoidal encodings added to q and k the
-//! stripes blur, because the cross terms depend on m and n themselves.
+//! stripes blur, because the cross terms depend on m and n themselves. Between them, what RoPE
+//! replaced: a bias added to the score by n − m, T5's learned buckets and ALiBi's straight line.
 
 mod cells;
 
@@ -11,7 +12,10 @@ use crate::dom::backend::MeasuredCanvas;
 use crate::dom::canvas::{context_2d, pointer_offset, use_canvas_frames};
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{frequencies, score_diagonals, score_window, HeatmapMode, Rotary, ScalingMethod, MAX_POSITION};
+use crate::rope::{
+    dot, frequencies, score_diagonals, score_window, t5_bucket, HeatmapMode, ModeInputs, Rotary, ScalingMethod, ALIBI_HEAD, ALIBI_HEADS,
+    MAX_POSITION,
+};
 use crate::state::{fmt_f64, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::export::{csv_text, ExportButtons};
@@ -27,6 +31,41 @@ use web_sys::HtmlCanvasElement;
 pub const ID: &str = "heatmap";
 /// Its title, the heading of its card and its line in the table of contents.
 pub const TITLE: &str = "The score for every pair of positions: none, added, rotated";
+
+/// The mode in the map's description: worded unlike the radio buttons' labels, so that a label
+/// names one control.
+fn described(mode: HeatmapMode) -> &'static str {
+    match mode {
+        HeatmapMode::Rotated => "with RoPE",
+        HeatmapMode::Unrotated => "without position",
+        HeatmapMode::Sinusoidal => "with sinusoids added to q and k",
+        HeatmapMode::T5 => "plus T5's bucket biases",
+        HeatmapMode::Alibi => "plus ALiBi's linear bias",
+    }
+}
+
+/// What each mode shows, in a sentence or three under the radio buttons.
+fn mode_note(mode: HeatmapMode) -> String {
+    match mode {
+        HeatmapMode::Unrotated => "No position: q·k is the same number in every cell. Attention cannot tell near from far.".to_string(),
+        HeatmapMode::Sinusoidal => "Sinusoids added: (q + PE(m))·(k + PE(n)). With PE added straight to q and k (projections taken as the \
+            identity), its PE(m)·PE(n) term depends on n − m alone, but q·PE(n) and PE(m)·k depend on m and n separately: blurred, uneven \
+            stripes."
+            .to_string(),
+        HeatmapMode::T5 => "T5's relative bias: q·k + b(bucket of n − m). The buckets are those of T5 (32 buckets, max_distance \
+            128): keys after the query (n > m) have buckets of their own, and on each side there are exact buckets up to distance 7, \
+            seven log-spaced ones (8–11, 12–15, 16–22, 23–31, 32–45, 46–63, 64–90), and one from 91 on that takes every distance to \
+            128 and beyond. T5 learns one number per bucket; here they are drawn at random from the seed, scaled like the scores, so \
+            what you see is the bucket pattern, not what a trained model prefers."
+            .to_string(),
+        HeatmapMode::Alibi => format!(
+            "ALiBi: q·k − slope·|n − m|, with slope 1/16: head {ALIBI_HEAD} of {ALIBI_HEADS}, whose slopes are 2^(−8h/{ALIBI_HEADS}). \
+             Nothing is learned, and the farther the key, the lower the score. ALiBi is causal: a model uses only the lower-left \
+             half (n ≤ m); the upper right is drawn by the same formula."
+        ),
+        HeatmapMode::Rotated => "RoPE: every diagonal (fixed n − m) is one colour. The score depends only on the distance.".to_string(),
+    }
+}
 
 /// Rows and columns of the window.
 const WINDOW: usize = 256;
@@ -65,8 +104,10 @@ pub fn HeatmapWidget() -> impl IntoView {
         window_origin(previous.copied(), m, n, margin)
     });
     let vectors = lab.vectors;
-    // The base and dimension of the sinusoidal encodings the third mode adds.
+    // The base and dimension of the sinusoidal encodings the second mode adds.
     let params = lab.select_derived(|d| d.params);
+    // The seed T5's bucket biases are drawn from, like q and k.
+    let seed = lab.select(|s| s.seed);
     // With context extension on, the map can show the original θᵢ instead (`unscaled=1`): what
     // the model would do beyond orig without it.
     let scaled = lab.select(|s| s.scaling != ScalingMethod::None);
@@ -79,13 +120,13 @@ pub fn HeatmapWidget() -> impl IntoView {
             let (scaling, layout) = u.as_ref()?;
             Some(Rotary::new(*layout, &frequencies(params, scaling).ok()?))
         });
-        let mode = mode.get();
+        let (mode, seed) = (mode.get(), seed.get());
         vectors.with(|v| {
             let Some(v) = v.as_ref() else { return Scores::Cells(Vec::new()) };
             let rotary = original.as_ref().unwrap_or(&v.rotary);
-            match score_diagonals(rotary, &v.q, &v.k, origin, size, mode) {
+            match score_diagonals(rotary, &v.q, &v.k, origin, size, mode, seed) {
                 Some(diagonals) => Scores::Diagonals(diagonals),
-                None => Scores::Cells(score_window(rotary, &v.q, &v.k, origin, size, mode, params)),
+                None => Scores::Cells(score_window(rotary, &v.q, &v.k, origin, size, mode, ModeInputs { params, seed })),
             }
         })
     };
@@ -99,6 +140,12 @@ pub fn HeatmapWidget() -> impl IntoView {
         let score = cells.with(|c| c.at(m - m0, n - n0, WINDOW))?;
         Some((m, n, score))
     });
+    // For the modes that add a bias to q·k: the bias and q·k, so the readout can show the sum.
+    let bias = Memo::new(move |_| {
+        let (mode, seed) = (mode.get(), seed.get());
+        vectors.with(|v| v.as_ref().and_then(|v| Some((mode.bias(&v.q, &v.k, seed)?, dot(&v.q, &v.k)))))
+    });
+    let parts = move |m: i64, n: i64| bias.with(|b| b.as_ref().map(|(bias, plain)| (*plain, bias.at(n - m))));
     let shown_layout = RwSignal::new(None::<crate::charts::HeatmapLayout>);
 
     let canvas = NodeRef::<Canvas>::new();
@@ -109,7 +156,10 @@ pub fn HeatmapWidget() -> impl IntoView {
     let description = move || {
         let (m, n) = positions.get();
         let (m0, n0) = origin.get();
-        let head = format!("Heatmap of the score for m from {m0} and n from {n0}, {WINDOW} cells each; diverging colours");
+        let head = format!(
+            "Heatmap of the score {}, for m from {m0} and n from {n0}, {WINDOW} cells each; diverging colours",
+            described(mode.get())
+        );
         if in_view.get() {
             let here = cells.with(|c| c.at(m - m0, n - n0, WINDOW)).map_or_else(|| "—".to_string(), short_number);
             let limit = short_number(limit.get());
@@ -285,7 +335,8 @@ pub fn HeatmapWidget() -> impl IntoView {
 
     view! {
         <WidgetCard id=ID title=TITLE explain="Each cell is the score of q at position m (row) and k at position n (column), in a \
-            256 × 256 window around the current m and n. Compare the three ways, in order.">
+            256 × 256 window around the current m and n. Compare the five ways, in order: no position, sinusoids added to q and k, \
+            a bias added to the score by distance (T5's learned buckets, ALiBi's straight line), and RoPE's rotation.">
             <div class="chart-controls" role="radiogroup" aria-label="heatmap shows">
                 {HeatmapMode::ALL
                     .into_iter()
@@ -298,11 +349,7 @@ pub fn HeatmapWidget() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
-            <p class="explain heatmap-mode-note">{move || match mode.get() {
-                HeatmapMode::Unrotated => "No position: q·k is the same number in every cell. Attention cannot tell near from far.",
-                HeatmapMode::Sinusoidal => "Sinusoids added: (q + PE(m))·(k + PE(n)). With PE added straight to q and k (projections taken as the identity), its PE(m)·PE(n) term depends on n − m alone, but q·PE(n) and PE(m)·k depend on m and n separately: blurred, uneven stripes.",
-                HeatmapMode::Rotated => "RoPE: every diagonal (fixed n − m) is one colour. The score depends only on the distance.",
-            }}</p>
+            <p class="explain heatmap-mode-note">{move || mode_note(mode.get())}</p>
             <label class="toolbar-field" hidden=move || !scaled.get()>
                 <input type="checkbox" prop:checked=move || unscaled.get().is_some()
                     on:change=move |ev| lab.apply(Change::Unscaled(event_target_checked(&ev))) />
@@ -352,12 +399,19 @@ pub fn HeatmapWidget() -> impl IntoView {
             <p class="hover-readout" class:hint=move || reading.with(Option::is_none) data-testid="heatmap-hover" id="heatmap-hover" aria-live="polite"
                 data-m=move || reading.get().map(|(m, _, _)| m.to_string())
                 data-n=move || reading.get().map(|(_, n, _)| n.to_string())
-                data-value=move || reading.get().map(|(_, _, score)| fmt_f64(score))>
+                data-value=move || reading.get().map(|(_, _, score)| fmt_f64(score))
+                data-bias=move || reading.get().and_then(|(m, n, _)| parts(m, n)).map(|(_, bias)| fmt_f64(bias))>
                 {move || match reading.get() {
-                    Some((m, n, score)) => format!(
-                        "m = {}, n = {}, n − m = {}: score {}",
-                        whole_number(m), whole_number(n), whole_number(n - m), short_number(score)
-                    ),
+                    Some((m, n, score)) => {
+                        let head = format!("m = {}, n = {}, n − m = {}: score {}", whole_number(m), whole_number(n), whole_number(n - m), short_number(score));
+                        match parts(m, n) {
+                            Some((plain, bias)) => {
+                                let bucket = if mode.get() == HeatmapMode::T5 { format!(" (bucket {})", t5_bucket(n - m)) } else { String::new() };
+                                format!("{head} = q·k {} + bias {}{bucket}", short_number(plain), short_number(bias))
+                            }
+                            None => head,
+                        }
+                    }
                     None => "Hover a cell to read it, click to move m and n there. On a touch screen: tap to read, \
                              tap again to move. Keyboard: arrow keys read, Enter moves."
                         .to_string(),

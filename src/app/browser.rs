@@ -35,13 +35,6 @@ pub fn wide_screen() -> bool {
     window().match_media("(min-width: 861px)").ok().flatten().is_some_and(|query| query.matches())
 }
 
-/// Opens the `<details>` the selector finds.
-pub fn unfold(selector: &str) {
-    if let Ok(Some(details)) = document().query_selector(selector) {
-        let _ = details.set_attribute("open", "");
-    }
-}
-
 /// Sets `data-theme` on `<html>`, which the style sheet's colours follow.
 pub fn set_document_theme(dark: bool) {
     if let Some(root) = document().document_element() {

@@ -107,7 +107,6 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
                     {story::references()}
                 </div>
             </div>
-            <ReachBar />
         </main>
         <footer class="site-footer">
             <p>
@@ -117,33 +116,6 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
             </p>
             <p class="print-url">"This view: " {move || printed_url.get()}</p>
         </footer>
-    }
-}
-
-/// On a phone the parameters panel is far above most chapters: a bar fixed at the bottom keeps
-/// m and n a tap away, and a link to all parameters (which unfolds them). The style sheet shows
-/// it once the chapter that first turns q and k by m and n (add or rotate) has come on screen:
-/// before it, m and n mean nothing yet.
-#[component]
-fn ReachBar() -> impl IntoView {
-    let lab = expect_context::<Lab>();
-    let at = lab.select(|s| (s.m, s.n));
-    let step = move |query: bool, by: i64| {
-        let (m, n) = at.get_untracked();
-        lab.apply(if query { Change::M((m + by).max(0)) } else { Change::N((n + by).max(0)) });
-    };
-    view! {
-        <nav class="reach-bar" aria-label="Quick controls">
-            <span class="reach-group"><span class="q-text">"m "{move || at.get().0}</span>
-                <button type="button" aria-label="step m back" on:click=move |_| step(true, -1)>"−"</button>
-                <button type="button" aria-label="step m forward" on:click=move |_| step(true, 1)>"+"</button>
-            </span>
-            <span class="reach-group"><span class="k-text">"n "{move || at.get().1}</span>
-                <button type="button" aria-label="step n back" on:click=move |_| step(false, -1)>"−"</button>
-                <button type="button" aria-label="step n forward" on:click=move |_| step(false, 1)>"+"</button>
-            </span>
-            <a href="#parameters" on:click=|_| browser::unfold("#parameters details")>"Parameters"</a>
-        </nav>
     }
 }
 

@@ -194,8 +194,9 @@ pub fn AddOrRotateWidget() -> impl IntoView {
             <h3>"RoFormer's formulas"</h3>
             <p class="explain">
                 "Su et al. (RoFormer, section 3.1) ask for a query f_q and a key f_k whose inner product depends on the "
-                "two tokens' content and on n − m only, and answer with a rotation: each pair of dimensions of W_q·x_m "
-                "turns by m·θᵢ, which stacks into one block-diagonal matrix (their equations 13 to 15):"
+                "two tokens' content and on their distance only (they write it m − n; this page writes n − m, the same "
+                "information), and answer with a rotation: each pair of dimensions of W_q·x_m turns by m·θᵢ, which stacks "
+                "into one block-diagonal matrix (their equations 13 to 15; they count planes from 1, this page from 0):"
             </p>
             <Formula math=formulas::ROFORMER />
             <div class="rotation-live" node_ref=rotation_box>

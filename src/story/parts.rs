@@ -21,6 +21,7 @@ use super::rope2d::Rope2dWidget;
 use super::scaling::ScalingWidget;
 use super::scores::ScoresWidget;
 use crate::ui::embed::EmbedSheet;
+use crate::ui::reach_bar::reach_bar_once;
 use crate::ui::shortcut_sheet::ShortcutSheet;
 use leptos::html::Section;
 use leptos::prelude::*;
@@ -47,40 +48,46 @@ pub enum Part {
 
 #[cfg_attr(split, leptos::wasm_split::wasm_split(opening_1, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_opening), fallible))]
 fn opening(slot: u8) -> PartView {
-    Ok(match slot {
+    Ok(with_bar(match slot {
         0 => view! { <CountingWidget /> }.into_any(),
         1 => view! { <PeRotationWidget /> }.into_any(),
         _ => view! { <AddOrRotateWidget /> }.into_any(),
-    })
+    }))
 }
 
 #[cfg_attr(split, leptos::wasm_split::wasm_split(rotation_2, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_rotation), fallible))]
 fn rotation(slot: u8) -> PartView {
-    Ok(match slot {
+    Ok(with_bar(match slot {
         0 => view! { <HeatmapWidget /> }.into_any(),
         1 => view! { <ClocksWidget /> }.into_any(),
         2 => view! { <ScoresWidget /> }.into_any(),
         3 => view! { <LayoutsWidget /> }.into_any(),
         4 => view! { <ComplexWidget /> }.into_any(),
         _ => view! { <FrequenciesWidget /> }.into_any(),
-    })
+    }))
 }
 
 #[cfg_attr(split, leptos::wasm_split::wasm_split(analysis_3, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_analysis), fallible))]
 fn analysis(_slot: u8) -> PartView {
-    Ok(view! { <DecayWidget /> }.into_any())
+    Ok(with_bar(view! { <DecayWidget /> }.into_any()))
 }
 
 #[cfg_attr(split, leptos::wasm_split::wasm_split(beyond_4, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_beyond), fallible))]
 fn beyond(slot: u8) -> PartView {
-    Ok(match slot {
+    Ok(with_bar(match slot {
         0 => view! { <ScalingWidget /> }.into_any(),
         1 => view! { <Rope2dWidget /> }.into_any(),
         2 => view! { <PrecisionWidget /> }.into_any(),
         REFERENCES_SLOT => view! { <References /> }.into_any(),
         EMBED_SHEET_SLOT => view! { <EmbedSheet /> }.into_any(),
         _ => view! { <ShortcutSheet /> }.into_any(),
-    })
+    }))
+}
+
+/// A chapter's view, with the phone's bar of m and n if this is the first chapter to arrive on
+/// the full page (the bar's code thus comes with the parts, not with the first download).
+fn with_bar(view: AnyView) -> AnyView {
+    (reach_bar_once(), view).into_any()
 }
 
 /// What a part's function gives: the view at a slot, or (split build) why its module could not be

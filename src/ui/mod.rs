@@ -13,6 +13,7 @@ pub mod field;
 pub mod formulas;
 pub mod legend;
 pub mod math;
+pub mod reach_bar;
 pub mod readout;
 pub mod score_readouts;
 pub mod shortcut_sheet;

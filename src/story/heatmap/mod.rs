@@ -13,17 +13,19 @@ use crate::dom::canvas::{context_2d, pointer_offset, use_canvas_frames};
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
 use crate::rope::{
-    dot, frequencies, score_diagonals, score_window, t5_bucket, HeatmapMode, ModeInputs, Rotary, ScalingMethod, ALIBI_HEAD, ALIBI_HEADS,
-    MAX_POSITION,
+    dot, frequencies, score_diagonals, score_window, t5_bucket, HeatmapMode, ModeInputs, Rotary, ScalingMethod, Trend, ALIBI_HEAD,
+    ALIBI_HEADS, MAX_POSITION,
 };
 use crate::state::{fmt_f64, Change};
 use crate::ui::card::WidgetCard;
+use crate::ui::check::{Check, Question};
 use crate::ui::export::{csv_text, ExportButtons};
 use cells::Scores;
 use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::IntoDrawingArea;
+use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
@@ -353,7 +355,8 @@ pub fn HeatmapWidget() -> impl IntoView {
             <label class="toolbar-field" hidden=move || !scaled.get()>
                 <input type="checkbox" prop:checked=move || unscaled.get().is_some()
                     on:change=move |ev| lab.apply(Change::Unscaled(event_target_checked(&ev))) />
-                " original θᵢ, without context extension (m and n past orig: what the model was never trained on)"
+                " original θᵢ, without context extension (m and n past orig: what the model was never trained on; "
+                <a href="#scaling">"Stretching the context"</a>" explains it)"
             </label>
             <div class="heatmap-layers">
             <canvas
@@ -418,6 +421,23 @@ pub fn HeatmapWidget() -> impl IntoView {
                 }}
             </p>
             <ExportButtons canvas name="heatmap" csv picture=Callback::new(move |()| picture()) />
+            <Check name="diagonal" look="the map above (a diagonal runs from top left to bottom right)" ask=Arc::new(move || {
+                // Four cells down one diagonal from (m, n), as the map computes them.
+                let one_colour = match window(positions.get(), 4) {
+                    Scores::Diagonals(_) => true,
+                    Scores::Cells(c) => c.len() == 16 && (1..4).all(|i| Trend::of(c[0], c[5 * i]) == Trend::Stays),
+                };
+                Question::labelled(
+                    "Along one diagonal of the current picture (n − m fixed), are the cells all one colour?".to_string(),
+                    &[("yes", "yes"), ("no", "no")],
+                    if one_colour { "yes" } else { "no" },
+                    if one_colour {
+                        "In this mode the score depends on n − m alone (or, with no position, on nothing): a diagonal keeps n − m, so it keeps the colour.".to_string()
+                    } else {
+                        "With sinusoids added, the cross terms q·PE(n) and PE(m)·k follow m and n themselves, so the colour changes along a diagonal.".to_string()
+                    },
+                )
+            }) />
         </WidgetCard>
     }
 }

@@ -129,8 +129,15 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // the references: first visit 198.6 -> 199.8 KB (a controlled checkbox and a class toggled per
 // row had cost 200.7), whole page 566.8 -> 568.2 KB. Budgets: first visit 200 KB, whole page
 // 569 KB.
+// 2026-11-26, night, issue 38 together: fifteen check-yourself questions (each computes its
+// answer from the state; the question component is compiled once), RoFormer's formulas, the
+// base, the fine p and k sliders, the plane shares' axis, eight references, and the reading
+// order (the numbers and layouts in the rotation part). The phone's bar of m and n moved out of
+// the frame into the parts (3 KB), which keeps the first visit at 198.8 KB with the causal mask
+// in it; the whole page grows 568.9 -> 606.6 KB, nearly all of it in the parts a reader fetches
+// as they scroll. Budgets: first visit 200 KB, whole page 607 KB.
 const FIRST_VISIT_BUDGET = 200 * 1024;
-const WHOLE_PAGE_BUDGET = 569 * 1024;
+const WHOLE_PAGE_BUDGET = 607 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

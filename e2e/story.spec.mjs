@@ -222,7 +222,8 @@ test('4. add-or-rotate: adding changes the length, rotating keeps it', async ({ 
 test('5. heatmap: its five modes in the story order, each with its sentence', async ({ page }) => {
   await open(page);
   const heatmap = chapter(page, 'heatmap');
-  const radios = heatmap.getByRole('radio');
+  // The mode's radios (the chapter's question has radios of its own).
+  const radios = heatmap.getByRole('radiogroup', { name: 'heatmap shows' }).getByRole('radio');
   await expect(radios).toHaveCount(5);
   const labels = await heatmap.locator('.chart-controls label').allTextContents();
   expect(labels.map((l) => l.trim())).toEqual([

@@ -131,7 +131,7 @@ pub fn OrderWidget() -> impl IntoView {
             </p>
             <p class="explain">
                 "Without positions and without a mask, attention reads a bag of words: “the dog chased another dog” "
-                "and any shuffle of it give the same set of outputs. The decoders RoPE is used in add a causal mask, "
+                "and any shuffle of it give the same set of outputs. The decoders that use RoPE add a causal mask, "
                 "and that alone makes the two dogs differ, since each sees a different prefix; Haviv et al. (2022) "
                 "found that such models, trained with no positions at all, still learn some positional information. "
                 "But only indirectly: averaging over its prefix can tell a token roughly how many words precede it. "

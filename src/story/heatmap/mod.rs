@@ -32,7 +32,7 @@ use web_sys::HtmlCanvasElement;
 /// The chapter's id (`embed=heatmap`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "heatmap";
 /// Its title, the heading of its card and its line in the table of contents.
-pub const TITLE: &str = "The score for every pair of positions: none, added, rotated";
+pub const TITLE: &str = "The score for every pair of positions: none, added, biased, rotated";
 
 /// The mode in the map's description: worded unlike the radio buttons' labels, so that a label
 /// names one control.

@@ -173,13 +173,14 @@ pub fn CountingWidget() -> impl IntoView {
                     format!("Step p from {} to {}. How many bits of the binary code flip?", whole_number(at.into()), whole_number(i64::from(at) + 1)),
                     choices_around(u64::from(flips), BITS as u64).into_iter().filter(|c| *c > 0).map(|c| c.to_string()),
                     flips.to_string(),
-                    format!(
-                        "{} ends in {ones} one{} in binary; adding 1 turns {} to 0 and the 0 above them to 1: {flips} bit{}. Binary steps are uneven.",
-                        whole_number(at.into()),
-                        if ones == 1 { "" } else { "s" },
-                        if ones == 1 { "it" } else { "them" },
-                        if flips == 1 { "" } else { "s" }
-                    ),
+                    match ones {
+                        0 => format!("{} ends in 0 in binary; adding 1 turns that last bit to 1: 1 bit. Binary steps are uneven.", whole_number(at.into())),
+                        1 => format!("{} ends in one 1 in binary; adding 1 turns it to 0 and the 0 above it to 1: 2 bits. Binary steps are uneven.", whole_number(at.into())),
+                        _ => format!(
+                            "{} ends in {ones} ones in binary; adding 1 turns them to 0 and the 0 above them to 1: {flips} bits. Binary steps are uneven.",
+                            whole_number(at.into())
+                        ),
+                    },
                 )
             }) />
             <p class="credit">"Integer → binary → sinusoidal follows Fleetwood (Hugging Face, 2024); sinusoids are from Vaswani et al. (2017)."</p>

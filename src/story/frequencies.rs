@@ -211,7 +211,8 @@ pub fn FrequenciesWidget() -> impl IntoView {
             <h3>"The base b"</h3>
             <p class="explain">
                 "b = 10,000 comes from the original transformer's sinusoids (Vaswani et al. 2017), a choice neither it nor "
-                "RoFormer derives: its wavelengths run from 2π to almost 2π·10,000 ≈ 62,832 tokens, longer than the texts "
+                "RoFormer derives: its wavelengths run from 2π to 2π·10,000^((d−2)/d), just under 2π·10,000 ≈ 62,832 tokens "
+                "(about 54,000 at d = 128), longer than the texts "
                 "trained on then. Long-context models raise it, so that the slow planes stay slow over a longer context: "
                 "Llama 3.1 trains with rope_theta = 500,000, Qwen2.5 with 1,000,000 (their config.json). Try them and "
                 "watch the slowest wavelength and the planes that turn:"

@@ -155,7 +155,8 @@ pub fn LayoutsWidget() -> impl IntoView {
                         choices: options.into_iter().map(|o| (o.to_string(), format!("dimension {o}"))).collect(),
                         right: partner.to_string(),
                         why: format!(
-                            "rotate_half pairs dimension i with i + {partner}, half the rotated dimensions further on; the interleaved layout pairs it with i + 1."
+                            "rotate_half pairs dimension i with i + {partner} (for i < {partner}), half the rotated dimensions further on; the interleaved \
+                             layout pairs 2j with 2j + 1."
                         ),
                     }
                 })

@@ -75,7 +75,10 @@ pub fn ScoresWidget() -> impl IntoView {
                     format!("Add {SHIFT} to both m and n. Which numbers change?"),
                     &[("vectors", "q and k rotated change; the score does not"), ("score", "the score changes too"), ("nothing", "nothing changes")],
                     answer,
-                    "Each plane of q and k turns a further 100·θᵢ, so the rotated vectors change; the angle between them, (n − m)θᵢ, does not, and neither does the score.".to_string(),
+                    format!(
+                        "Each plane of q and k turns a further {SHIFT}·θᵢ, so the rotated vectors change; the angle the rotation adds between \
+                         them, (n − m)θᵢ, does not change, and neither does the score."
+                    ),
                 )
             }) />
         </WidgetCard>

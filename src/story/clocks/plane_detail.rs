@@ -126,7 +126,7 @@ pub fn PlaneDetail(
                     {line(2)}
                 </p>
                 <p class="explain">
-                    "Each pair is a complex number (the complex view, two chapters on, takes this step by step). "
+                    "Each pair is a complex number (the complex view, three chapters on, takes this step by step). "
                     "Rotating by mθ multiplies q̃ by e^(imθ); the product "
                     "with k̃'s conjugate keeps only e^(−i(n−m)θ): the share depends on n − m alone. "
                     "Its share is "

@@ -384,7 +384,8 @@ pub fn DecayWidget() -> impl IntoView {
                     &[("yes", "yes"), ("no", "no")],
                     if smaller { "yes" } else { "no" },
                     format!(
-                        "Its score ÷ |q||k| is {} at 0 and {} at r: the bound is a ceiling over every q and k, not the path of one pair. \
+                        "Its score ÷ |q||k| is {} at 0 and {} at r. RoFormer's bound caps |score| for each q and k (Σⱼ|Sⱼ| times their \
+                         maxᵢ |hᵢ₊₁ − hᵢ|): a ceiling, not the path of one pair, and the ceiling can fall while this pair's score rises. \
                          Move r or the seed and the answer can change.",
                         short_number(at_zero),
                         short_number(at_r)

@@ -379,6 +379,8 @@ pub fn ScalingWidget() -> impl IntoView {
                         short_number(after),
                         if slower {
                             "This method divides even the fastest plane, so neighbouring tokens look closer together than in training."
+                        } else if method.get() == ScalingMethod::None {
+                            "With no extension θ₀ is unchanged."
                         } else {
                             "Plane 0 turns many times within orig already; this method leaves it as it was, so nearby positions look as in training."
                         }

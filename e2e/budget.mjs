@@ -135,9 +135,10 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // order (the numbers and layouts in the rotation part). The phone's bar of m and n moved out of
 // the frame into the parts (3 KB), which keeps the first visit at 198.8 KB with the causal mask
 // in it; the whole page grows 568.9 -> 606.6 KB, nearly all of it in the parts a reader fetches
-// as they scroll. Budgets: first visit 200 KB, whole page 607 KB.
+// as they scroll. Budgets: first visit 200 KB, whole page 607 KB; 608 KB with Space playing the
+// lab only while it is on screen (issue 39; first visit 199.0 KB, whole page 607.3 KB).
 const FIRST_VISIT_BUDGET = 200 * 1024;
-const WHOLE_PAGE_BUDGET = 607 * 1024;
+const WHOLE_PAGE_BUDGET = 608 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 

@@ -44,8 +44,15 @@ test('the keyboard: space plays, arrows step m (shift: n), [ ] shift both, R res
   await expect.poll(() => m(page)).toBe(42);
   expect(await n(page)).toBe(10);
   expect(Math.abs((await value(page, 'score')) - score)).toBeLessThan(1e-9);
-  // Space plays and pauses the rotation lab.
+  // Space plays and pauses the rotation lab while it is on screen; elsewhere it scrolls.
   const play = page.locator('[data-widget="clocks"] button.play');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const top = await page.evaluate(() => window.scrollY);
+  await body.press(' ');
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(top);
+  await expect(play).toHaveAttribute('aria-pressed', 'false');
+  expect(await m(page)).toBe(42);
+  await play.scrollIntoViewIfNeeded();
   await body.press(' ');
   await expect(play).toHaveAttribute('aria-pressed', 'true');
   await body.press(' ');

@@ -35,6 +35,15 @@ pub fn wide_screen() -> bool {
     window().match_media("(min-width: 861px)").ok().flatten().is_some_and(|query| query.matches())
 }
 
+/// Whether any of the element with this id is on screen.
+pub fn on_screen(id: &str) -> bool {
+    let height = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    document().get_element_by_id(id).is_some_and(|element| {
+        let rect = element.get_bounding_client_rect();
+        rect.bottom() > 0.0 && rect.top() < height
+    })
+}
+
 /// Sets `data-theme` on `<html>`, which the style sheet's colours follow.
 pub fn set_document_theme(dark: bool) {
     if let Some(root) = document().document_element() {

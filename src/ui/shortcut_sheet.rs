@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 /// Every shortcut of the page, as the sheet lists them: (keys, what they do).
 pub const SHORTCUTS: [(&str, &str); 9] = [
-    ("Space", "play or pause the rotation lab"),
+    ("Space", "play or pause the rotation lab, while it is on screen (elsewhere Space scrolls)"),
     ("← →", "move the query position m by one token"),
     ("Shift + ← →", "move the key position n by one token"),
     ("[ ]", "move m and n together: the score stays"),

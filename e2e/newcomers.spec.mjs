@@ -263,6 +263,24 @@ test.describe('on a phone with touch', () => {
     });
   }
 
+  test('no key hints on a touch screen, and the bottom bar keeps every button on screen at long positions', async ({ page }) => {
+    await open(page, '/?m=1234567&n=7654321');
+    // The header's buttons name no key a phone does not have.
+    await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Shortcuts', exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Presenter mode', exact: true })).toBeVisible();
+    // The bar shows from "Add or rotate?" on; there, m and n of seven digits leave its link and
+    // buttons inside the screen.
+    await page.evaluate(() => document.getElementById('add-or-rotate').scrollIntoView());
+    const bar = page.getByRole('navigation', { name: 'Quick controls' });
+    await expect(bar).toBeVisible();
+    const outside = await bar.locator('a, button').evaluateAll((els) =>
+      els.filter((e) => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth; }).map((e) => e.getAttribute('aria-label')));
+    expect(outside).toEqual([]);
+    await bar.getByRole('link', { name: 'Parameters' }).click();
+    await expect(page.locator('#parameters details')).toHaveAttribute('open', '');
+  });
+
   test('nothing is cut off: tables, formulas, fields and vectors fit', async ({ page }) => {
     await open(page, '/?base=1000000000&m=10000000');
     const clipped = await page.evaluate(() => {

@@ -18,11 +18,11 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>) -> impl IntoView {
         <div class="page-tools" role="group" aria-label="Page">
             <button type="button" aria-pressed=move || present.get().to_string()
                 on:click=move |_| lab.apply(Change::Present(!present.get_untracked()))>
-                "Presenter mode (P)"
+                "Presenter mode" <span class="key-hint">" (P)"</span>
             </button>
             <button type="button" on:click=copy_link>"Copy link"</button>
-            <button type="button" on:click=move |_| lab.reset()>"Reset (R)"</button>
-            <button type="button" aria-haspopup="dialog" on:click=move |_| help.set(true)>"Shortcuts (?)"</button>
+            <button type="button" on:click=move |_| lab.reset()>"Reset" <span class="key-hint">" (R)"</span></button>
+            <button type="button" aria-haspopup="dialog" on:click=move |_| help.set(true)>"Shortcuts" <span class="key-hint">" (?)"</span></button>
             <span class="copy-status" role="status">{move || status.get()}</span>
         </div>
         <Dialog open=help close=Callback::new(move |_| help.set(false))

@@ -50,7 +50,10 @@ fn ReachBar(lab: Lab) -> impl IntoView {
                 <button type="button" aria-label="step n back" on:click=move |_| step(false, -1)>"−"</button>
                 <button type="button" aria-label="step n forward" on:click=move |_| step(false, 1)>"+"</button>
             </span>
-            <a href="#parameters" on:click=|_| unfold_parameters()>"Parameters"</a>
+            // On a narrow screen a gear stands for the word, so that long positions leave it room.
+            <a href="#parameters" aria-label="Parameters" on:click=|_| unfold_parameters()>
+                <span class="reach-icon" aria-hidden="true">"⚙"</span><span class="reach-label">"Parameters"</span>
+            </a>
         </nav>
     }
 }

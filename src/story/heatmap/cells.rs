@@ -1,10 +1,12 @@
 //! The heatmap's cells: the window's scores, kept one per distance wherever n − m alone sets
 //! them, and their drawing on the 256 × 256 cells canvas. With RoPE (and without position) a
 //! step of base or d colours the 511 distances, not 65,536 cells, and each row of the canvas is
-//! a run of those colours.
+//! a run of those colours. And where the window sits: it follows (m, n) only when they near its
+//! edge.
 
 use crate::charts::heatmap_rgba;
 use crate::dom::canvas::context_2d;
+use crate::rope::MAX_POSITION;
 use wasm_bindgen::Clamped;
 use web_sys::HtmlCanvasElement;
 
@@ -79,5 +81,26 @@ pub fn draw(element: &HtmlCanvasElement, pixels: Pixels, size: usize) {
     }
     if let Ok(image) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels.rgba), size as u32, size as u32) {
         let _ = context.put_image_data(&image, 0.0, 0.0);
+    }
+}
+
+/// Rows and columns of the window.
+pub const WINDOW: usize = 256;
+
+/// How close to the window's edge (m, n) may come before the window recentres on it.
+pub const MARGIN: i64 = 32;
+
+/// The first m and n of the window: kept while (m, n) stays at least `margin` cells inside it,
+/// so that moving a slider moves only the marker, else centred on (m, n) where possible.
+pub fn window_origin(previous: Option<(i64, i64)>, m: i64, n: i64, margin: i64) -> (i64, i64) {
+    let size = WINDOW as i64;
+    let start = |p: i64| (p - size / 2).clamp(0, MAX_POSITION + 1 - size);
+    let keep = |origin: i64, p: i64| {
+        let inside = p - origin;
+        (inside >= margin || origin == 0) && (inside < size - margin || origin == MAX_POSITION + 1 - size) && (0..size).contains(&inside)
+    };
+    match previous {
+        Some((m0, n0)) if keep(m0, m) && keep(n0, n) => (m0, n0),
+        _ => (start(m), start(n)),
     }
 }

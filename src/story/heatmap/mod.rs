@@ -5,6 +5,7 @@
 //! replaced: a bias added to the score by n − m, T5's learned buckets and ALiBi's straight line.
 
 mod cells;
+mod notes;
 
 use crate::charts::format::{fixed, short_number, whole_number};
 use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, HeatmapFrame};
@@ -12,18 +13,16 @@ use crate::dom::backend::MeasuredCanvas;
 use crate::dom::canvas::{context_2d, pointer_offset, use_canvas_frames};
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{
-    dot, frequencies, score_diagonals, score_window, t5_bucket, HeatmapMode, ModeInputs, Rotary, ScalingMethod, Trend, ALIBI_HEAD,
-    ALIBI_HEADS, MAX_POSITION,
-};
+use crate::rope::{dot, frequencies, score_diagonals, score_window, t5_bucket, HeatmapMode, ModeInputs, Rotary, ScalingMethod, Trend};
 use crate::state::{fmt_f64, Change};
 use crate::ui::card::WidgetCard;
-use crate::ui::check::{Check, Question};
+use crate::ui::check::Check;
 use crate::ui::export::{csv_text, ExportButtons};
-use cells::Scores;
+use cells::{window_origin, Scores, MARGIN, WINDOW};
 use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
+use notes::{described, diagonal_question, mode_note};
 use plotters::prelude::IntoDrawingArea;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -33,62 +32,6 @@ use web_sys::HtmlCanvasElement;
 pub const ID: &str = "heatmap";
 /// Its title, the heading of its card and its line in the table of contents.
 pub const TITLE: &str = "The score for every pair of positions: none, added, biased, rotated";
-
-/// The mode in the map's description: worded unlike the radio buttons' labels, so that a label
-/// names one control.
-fn described(mode: HeatmapMode) -> &'static str {
-    match mode {
-        HeatmapMode::Rotated => "with RoPE",
-        HeatmapMode::Unrotated => "without position",
-        HeatmapMode::Sinusoidal => "with sinusoids added to q and k",
-        HeatmapMode::T5 => "plus T5's bucket biases",
-        HeatmapMode::Alibi => "plus ALiBi's linear bias",
-    }
-}
-
-/// What each mode shows, in a sentence or three under the radio buttons.
-fn mode_note(mode: HeatmapMode) -> String {
-    match mode {
-        HeatmapMode::Unrotated => "No position: q·k is the same number in every cell. Attention cannot tell near from far.".to_string(),
-        HeatmapMode::Sinusoidal => "Sinusoids added: (q + PE(m))·(k + PE(n)). With PE added straight to q and k (projections taken as the \
-            identity), its PE(m)·PE(n) term depends on n − m alone, but q·PE(n) and PE(m)·k depend on m and n separately: blurred, uneven \
-            stripes."
-            .to_string(),
-        HeatmapMode::T5 => "T5's relative bias: q·k + b(bucket of n − m). The buckets are those of T5 (32 buckets, max_distance \
-            128): keys after the query (n > m) have buckets of their own, and on each side there are exact buckets up to distance 7, \
-            seven log-spaced ones (8–11, 12–15, 16–22, 23–31, 32–45, 46–63, 64–90), and one from 91 on that takes every distance to \
-            128 and beyond. T5 learns one number per bucket; here they are drawn at random from the seed, scaled like the scores, so \
-            what you see is the bucket pattern, not what a trained model prefers."
-            .to_string(),
-        HeatmapMode::Alibi => format!(
-            "ALiBi: q·k − slope·|n − m|, with slope 1/16: head {ALIBI_HEAD} of {ALIBI_HEADS}, whose slopes are 2^(−8h/{ALIBI_HEADS}). \
-             Nothing is learned, and the farther the key, the lower the score. ALiBi is causal: a model uses only the lower-left \
-             half (n ≤ m); the upper right is drawn by the same formula."
-        ),
-        HeatmapMode::Rotated => "RoPE: every diagonal (fixed n − m) is one colour. The score depends only on the distance.".to_string(),
-    }
-}
-
-/// Rows and columns of the window.
-const WINDOW: usize = 256;
-
-/// How close to the window's edge (m, n) may come before the window recentres on it.
-const MARGIN: i64 = 32;
-
-/// The first m and n of the window: kept while (m, n) stays at least `margin` cells inside it,
-/// so that moving a slider moves only the marker, else centred on (m, n) where possible.
-fn window_origin(previous: Option<(i64, i64)>, m: i64, n: i64, margin: i64) -> (i64, i64) {
-    let size = WINDOW as i64;
-    let start = |p: i64| (p - size / 2).clamp(0, MAX_POSITION + 1 - size);
-    let keep = |origin: i64, p: i64| {
-        let inside = p - origin;
-        (inside >= margin || origin == 0) && (inside < size - margin || origin == MAX_POSITION + 1 - size) && (0..size).contains(&inside)
-    };
-    match previous {
-        Some((m0, n0)) if keep(m0, m) && keep(n0, n) => (m0, n0),
-        _ => (start(m), start(n)),
-    }
-}
 
 /// The heatmap with its mode, hover readout and export.
 #[component]
@@ -427,16 +370,7 @@ pub fn HeatmapWidget() -> impl IntoView {
                     Scores::Diagonals(_) => true,
                     Scores::Cells(c) => c.len() == 16 && (1..4).all(|i| Trend::of(c[0], c[5 * i]) == Trend::Stays),
                 };
-                Question::labelled(
-                    "Along one diagonal of the current picture (n − m fixed), are the cells all one colour?".to_string(),
-                    &[("yes", "yes"), ("no", "no")],
-                    if one_colour { "yes" } else { "no" },
-                    if one_colour {
-                        "In this mode the score depends on n − m alone (or, with no position, on nothing): a diagonal keeps n − m, so it keeps the colour.".to_string()
-                    } else {
-                        "With sinusoids added, the cross terms q·PE(n) and PE(m)·k follow m and n themselves, so the colour changes along a diagonal.".to_string()
-                    },
-                )
+                diagonal_question(one_colour)
             }) />
         </WidgetCard>
     }

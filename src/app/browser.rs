@@ -51,39 +51,26 @@ pub fn set_document_theme(dark: bool) {
     }
 }
 
-/// Sets (or removes) a flag attribute on `<html>` that the style sheet follows (`data-present`).
-pub fn set_document_flag(name: &str, on: bool) {
-    if let Some(root) = document().document_element() {
-        let _ = if on { root.set_attribute(name, "") } else { root.remove_attribute(name) };
-    }
-}
-
 /// How long the state must stay still before the address bar follows it. Replacing the history
 /// entry is not cheap: Chromium spends 1 to 10 ms on it and fetches and decodes the favicon
 /// again, so while a slider is dragged or an animation plays the URL waits (a throttle that
 /// wrote it every 300 ms made those spikes part of a drag).
 const URL_SETTLE_MS: f64 = 400.0;
 
-/// This page's address with `query` (a state's [`to_query`](crate::state::LabState::to_query)),
-/// and the fragment if `with_hash`.
-pub fn address(query: &str, with_hash: bool) -> String {
-    let location = window().location();
-    let origin = location.origin().unwrap_or_default();
-    let path = location.pathname().unwrap_or_default();
-    let hash = if with_hash { location.hash().unwrap_or_default() } else { String::new() };
-    let query = if query.is_empty() { String::new() } else { format!("?{query}") };
-    format!("{origin}{path}{query}{hash}")
+/// The page's query for `lab`'s state, with a lesson's step after it.
+pub fn page_query(lab: Lab) -> String {
+    crate::dom::page::with_tail(lab.state.with_untracked(|s| s.to_query()))
 }
 
 /// Keeps the URL following the state, with `history.replaceState` (no history entry per
 /// slider step), once the state has stayed still for [`URL_SETTLE_MS`]. Returns the query
 /// last written (the state's at first).
 pub fn sync_url_with(lab: Lab) -> ReadSignal<String> {
-    let (written, write) = signal(lab.state.with_untracked(|s| s.to_query()));
+    let (written, write) = signal(page_query(lab));
     let settle = Settle::new(URL_SETTLE_MS, move || {
-        let query = lab.state.with_untracked(|s| s.to_query());
+        let query = page_query(lab);
         if let Ok(history) = window().history() {
-            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&address(&query, true)));
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&crate::dom::page::address(&query, true)));
         }
         write.set(query);
     });

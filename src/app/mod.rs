@@ -8,6 +8,7 @@ mod tools;
 
 use crate::lab::{DarkMode, FullPage, Lab};
 use crate::state::{Change, LabState, Theme};
+use crate::story::lesson::{LessonViews, Lessons};
 use crate::story::{self, Widget};
 use crate::ui::controls::Controls;
 use crate::ui::embed::{EmbedDialog, EmbedRequest};
@@ -18,8 +19,10 @@ use wasm_bindgen::JsCast;
 /// RoPE Lab.
 #[component]
 pub fn App() -> impl IntoView {
-    let mut parsed = LabState::from_query(&browser::query_string());
+    let query = browser::query_string();
+    let mut parsed = LabState::from_query(&query);
     parsed.notices.extend(parsed.state.check_embed(&story::ids()));
+    let lessons = Lessons::from_query(&query);
     let embed = parsed.state.embed.as_deref().and_then(story::find);
     let lab = Lab::new(parsed.state, parsed.notices);
     provide_context(lab);
@@ -37,20 +40,23 @@ pub fn App() -> impl IntoView {
     let help = RwSignal::new(false);
     shortcuts::use_page_shortcuts(lab, help);
     let present = lab.select(|s| s.present);
-    Effect::new(move |_| browser::set_document_flag("data-present", present.get()));
+    Effect::new(move |_| crate::dom::page::set_document_flag("data-present", present.get()));
 
     // The chapters exist only once the app has rendered: a deep link (#decay) is followed then.
-    request_animation_frame(browser::scroll_to_hash);
+    // A lesson brings its step's figure on screen itself.
+    if lessons.playing.get_untracked() == 0 {
+        request_animation_frame(browser::scroll_to_hash);
+    }
     match embed {
         Some(widget) => view! { <Embed widget /> }.into_any(),
-        None => view! { <Page help settled_query /> }.into_any(),
+        None => view! { <Page help settled_query lessons /> }.into_any(),
     }
 }
 
 /// The whole lab: header, controls, every widget of the registry, footer. `settled_query` is
 /// the query the address bar shows.
 #[component]
-fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoView {
+fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lessons) -> impl IntoView {
     provide_context(FullPage);
     provide_context(EmbedRequest(RwSignal::new(None)));
     // The release build fetches a part of the chapters as the reader nears it (or shows where
@@ -61,7 +67,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
     let lab = expect_context::<Lab>();
     // The address of this view, printed on a handout (print style sheet): the one the address
     // bar shows, not rebuilt on every step of a drag.
-    let printed_url = Memo::new(move |_| settled_query.with(|query| browser::address(query, false)));
+    let printed_url = Memo::new(move |_| settled_query.with(|query| crate::dom::page::address(query, false)));
     view! {
         <a class="skip-link" href="#main">"Skip to the lab"</a>
         <header class="site-header">
@@ -70,7 +76,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
                 <p class="tagline">"See why rotating queries and keys makes attention scores depend on content and relative position, and not on absolute position."</p>
             </div>
             <div class="header-tools">
-                <PageTools lab help />
+                <PageTools lab help lessons />
                 <ThemeToggle />
             </div>
         </header>
@@ -116,6 +122,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>) -> impl IntoVie
             </p>
             <p class="print-url">"This view: " {move || printed_url.get()}</p>
         </footer>
+        <LessonViews lessons />
     }
 }
 

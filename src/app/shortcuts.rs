@@ -2,30 +2,11 @@
 //! except while the reader types in a text field. Keys a focused control uses itself (arrows on
 //! a slider, Space on a button) are left to it.
 
+use crate::dom::keys::{typing_in, within};
 use crate::lab::Lab;
 use crate::state::Change;
 use leptos::ev;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-
-/// Whether a key press on `target` is typing: text inputs, text areas and editable content
-/// take the keys themselves. Sliders, menus, radio buttons and checkboxes do not use `[` `]`.
-fn typing_in(target: Option<&web_sys::EventTarget>) -> bool {
-    let Some(element) = target.and_then(|t| t.dyn_ref::<web_sys::HtmlElement>()) else {
-        return false;
-    };
-    if element.is_content_editable() || element.tag_name() == "TEXTAREA" {
-        return true;
-    }
-    element
-        .dyn_ref::<web_sys::HtmlInputElement>()
-        .is_some_and(|input| !matches!(input.type_().as_str(), "range" | "checkbox" | "radio" | "button" | "submit" | "reset" | "color"))
-}
-
-/// Whether `target` is an element inside one matching `selector` (or is one).
-fn within(target: Option<&web_sys::EventTarget>, selector: &str) -> bool {
-    target.and_then(|t| t.dyn_ref::<web_sys::Element>()).is_some_and(|e| e.closest(selector).ok().flatten().is_some())
-}
 
 /// Whether `target` is a control that uses arrow keys or Space itself.
 fn control(target: Option<&web_sys::EventTarget>) -> bool {

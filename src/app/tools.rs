@@ -9,11 +9,11 @@ use leptos::prelude::*;
 
 /// The header's buttons; `help` opens the shortcuts sheet (the key ? too).
 #[component]
-pub fn PageTools(lab: Lab, help: RwSignal<bool>) -> impl IntoView {
+pub fn PageTools(lab: Lab, help: RwSignal<bool>, lessons: crate::story::lesson::Lessons) -> impl IntoView {
     let present = lab.select(|s| s.present);
     let status = RwSignal::new("");
     // The state's own address: the address bar waits for a drag or an animation to settle.
-    let copy_link = move |_| copy_text(super::browser::address(&lab.state.with_untracked(|s| s.to_query()), true), status);
+    let copy_link = move |_| copy_text(crate::dom::page::address(&super::browser::page_query(lab), true), status);
     view! {
         <div class="page-tools" role="group" aria-label="Page">
             <button type="button" aria-pressed=move || present.get().to_string()
@@ -21,6 +21,7 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>) -> impl IntoView {
                 "Presenter mode" <span class="key-hint">" (P)"</span>
             </button>
             <button type="button" on:click=copy_link>"Copy link"</button>
+            <button type="button" on:click=move |_| lessons.editing.update(|n| *n += 1)>"Add this view to a lesson"</button>
             <button type="button" on:click=move |_| lab.reset()>"Reset" <span class="key-hint">" (R)"</span></button>
             <button type="button" aria-haspopup="dialog" on:click=move |_| help.set(true)>"Shortcuts" <span class="key-hint">" (?)"</span></button>
             <span class="copy-status" role="status">{move || status.get()}</span>

@@ -7,6 +7,8 @@ pub mod animation;
 pub mod backend;
 pub mod canvas;
 pub mod indexed;
+pub mod keys;
+pub mod page;
 pub mod pixels;
 pub mod settle;
 pub mod size;

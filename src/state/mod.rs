@@ -13,6 +13,7 @@ pub mod config;
 mod derive;
 mod format;
 pub mod json;
+pub mod lesson;
 mod notes;
 pub mod param;
 mod parse;

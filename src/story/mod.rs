@@ -11,6 +11,7 @@ pub mod decay;
 pub mod frequencies;
 pub mod heatmap;
 pub mod layouts;
+pub mod lesson;
 pub mod order;
 mod parts;
 pub mod pe_rotation;

@@ -44,6 +44,8 @@ pub enum Part {
     /// Context extension, images, precision; the references and the dialogs' sheets (embed,
     /// shortcuts), which nothing needs on the first screen.
     Beyond,
+    /// The lesson player and the lesson editor: fetched only when a lesson is asked for.
+    Lesson,
 }
 
 #[cfg_attr(split, leptos::wasm_split::wasm_split(opening_1, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_opening), fallible))]
@@ -84,6 +86,11 @@ fn beyond(slot: u8) -> PartView {
     }))
 }
 
+#[cfg_attr(split, leptos::wasm_split::wasm_split(lesson_5, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_lesson), fallible))]
+fn lesson(_slot: u8) -> PartView {
+    Ok(view! { <super::lesson::LessonPart /> }.into_any())
+}
+
 /// A chapter's view, with the phone's bar of m and n if this is the first chapter to arrive on
 /// the full page (the bar's code thus comes with the parts, not with the first download).
 fn with_bar(view: AnyView) -> AnyView {
@@ -118,6 +125,7 @@ pub fn part_view(part: Part, slot: u8, _on_approach: bool, _saying: &'static str
         Part::Rotation => rotation(slot),
         Part::Analysis => analysis(slot),
         Part::Beyond => beyond(slot),
+        Part::Lesson => lesson(slot),
     };
     // Nothing to fetch: always Ok.
     view.unwrap_or_else(|_| ().into_any())
@@ -173,6 +181,7 @@ pub fn part_view(part: Part, slot: u8, on_approach: bool, saying: &'static str, 
                     Part::Rotation => rotation(slot).await,
                     Part::Analysis => analysis(slot).await,
                     Part::Beyond => beyond(slot).await,
+                    Part::Lesson => lesson(slot).await,
                 };
                 // Here already: the call does not fetch again.
                 view.unwrap_or_else(|_| ().into_any())
@@ -186,7 +195,7 @@ pub fn part_view(part: Part, slot: u8, on_approach: bool, saying: &'static str, 
 thread_local! {
     /// Per part: whether it is being fetched or here; whether it is here (what its chapters
     /// read); whether its fetch failed (offline, say: asking again tries again).
-    static PARTS: [(Cell<bool>, RwSignal<bool>, RwSignal<bool>); 5] =
+    static PARTS: [(Cell<bool>, RwSignal<bool>, RwSignal<bool>); 6] =
         std::array::from_fn(|_| (Cell::new(false), RwSignal::new(false), RwSignal::new(false)));
 }
 
@@ -211,6 +220,7 @@ pub fn request(part: Part) {
             Part::Rotation => __preload_rotation().await,
             Part::Analysis => __preload_analysis().await,
             Part::Beyond => __preload_beyond().await,
+            Part::Lesson => __preload_lesson().await,
         };
         match fetched {
             Ok(()) => arrived.set(true),

@@ -1,0 +1,136 @@
+//! "Add this view to a lesson": a teacher explores, adds each view worth showing with a caption,
+//! and takes the lesson away as a file (`lessons/<name>.json` beside the page, played by
+//! `?lesson=lessons/<name>.json`) or plays it at once. The steps are kept in the browser
+//! (localStorage) until the teacher clears them, so a reload or a closed panel loses nothing.
+
+use super::{Lessons, Playing};
+use crate::dom::page;
+use crate::lab::Lab;
+use crate::state::lesson::{Lesson, Step};
+use crate::state::query::encode;
+use crate::story;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Where the steps are kept between visits.
+const STORAGE_KEY: &str = "rope-lab-lesson";
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// The lesson kept from before, or an empty one.
+fn kept() -> Lesson {
+    storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .and_then(|text| Lesson::parse(&text).ok())
+        .unwrap_or_else(|| Lesson { title: "My lesson".to_string(), steps: Vec::new() })
+}
+
+/// The chapter at the top of the screen: the first whose bottom is below the header's height.
+fn chapter_on_screen() -> Option<&'static story::Widget> {
+    story::WIDGETS.iter().find(|w| document().get_element_by_id(w.id).is_some_and(|e| e.get_bounding_client_rect().bottom() > 80.0))
+}
+
+/// The lesson file's name as typed, made safe for a path: letters, digits, `-` and `_`.
+fn file_stem(typed: &str) -> String {
+    let stem: String = typed.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
+    if stem.trim_matches('-').is_empty() {
+        "mine".to_string()
+    } else {
+        stem
+    }
+}
+
+/// The panel that collects views into a lesson.
+#[component]
+pub fn Editor() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let lessons = expect_context::<Lessons>();
+    let lesson = RwSignal::new(kept());
+    let name = RwSignal::new("mine".to_string());
+    // Kept on every change; a step without a caption still has its chapter's title.
+    Effect::new(move |_| {
+        let text = lesson.with(Lesson::to_json);
+        if let Some(storage) = storage() {
+            let _ = storage.set_item(STORAGE_KEY, &text);
+        }
+    });
+    let add_view = move || {
+        let query = lab.state.with_untracked(|s| s.to_query());
+        let chapter = chapter_on_screen();
+        let view = format!(
+            "{}{}",
+            if query.is_empty() { String::new() } else { format!("?{query}") },
+            chapter.map_or(String::new(), |w| format!("#{}", w.id))
+        );
+        let caption = chapter.map_or("This view".to_string(), |w| w.page_title().to_string());
+        lesson.update(|l| l.steps.push(Step { view, caption }));
+    };
+    // The header's button adds the view it was pressed on, the first time as every time after.
+    Effect::new(move |_| {
+        if lessons.editing.get() > 0 {
+            add_view();
+        }
+    });
+    let download = move |_| {
+        let text = lesson.with_untracked(Lesson::to_json);
+        let Ok(link) = document().create_element("a") else { return };
+        let Ok(link) = link.dyn_into::<web_sys::HtmlAnchorElement>() else { return };
+        link.set_href(&format!("data:application/json;charset=utf-8,{}", String::from(js_sys::encode_uri_component(&text))));
+        link.set_download(&format!("{}.json", file_stem(&name.get_untracked())));
+        link.click();
+    };
+    let play = move |_| {
+        let built = lesson.get_untracked();
+        if !built.steps.is_empty() {
+            lessons.editing.set(0);
+            lessons.play(Playing::Built(built));
+        }
+    };
+    let link = move || page::address(&format!("lesson={}", encode(&format!("lessons/{}.json", file_stem(&name.get())))), false);
+    let count = move || lesson.with(|l| l.steps.len());
+    let has_steps = move || count() > 0;
+    view! {
+        <aside class="lesson-editor" role="dialog" aria-label="Your lesson" data-testid="lesson-editor">
+            <div class="lesson-editor-head">
+                <h2>"Your lesson"</h2>
+                <button type="button" on:click=move |_| lessons.editing.set(0)>"Close"</button>
+            </div>
+            <label class="control">"Title"
+                <input type="text" prop:value=move || lesson.with(|l| l.title.clone())
+                    on:change=move |ev| lesson.update(|l| l.title = event_target_value(&ev)) />
+            </label>
+            <ol class="lesson-editor-steps">
+                {move || (0..count()).map(|i| view! {
+                    <li>
+                        <code class="lesson-editor-view">{move || lesson.with(|l| l.steps.get(i).map(|s| s.view.clone()))}</code>
+                        <label class="control">{format!("Caption of step {}", i + 1)}
+                            <textarea rows="2" prop:value=move || lesson.with(|l| l.steps.get(i).map(|s| s.caption.clone()))
+                                on:change=move |ev| lesson.update(|l| if let Some(step) = l.steps.get_mut(i) {
+                                    step.caption = event_target_value(&ev);
+                                })></textarea>
+                        </label>
+                        <button type="button" on:click=move |_| lesson.update(|l| { if i < l.steps.len() { l.steps.remove(i); } })>
+                            {format!("Remove step {}", i + 1)}
+                        </button>
+                    </li>
+                }).collect_view()}
+            </ol>
+            <p class="explain" hidden=has_steps>"Scroll to a chapter, set it up, then add the view: each view becomes a step."</p>
+            <div class="lesson-editor-actions">
+                <button type="button" on:click=move |_| add_view()>"Add this view"</button>
+                <button type="button" disabled=move || count() == 0 on:click=play>"Play it"</button>
+                <button type="button" disabled=move || count() == 0 on:click=download>"Download the lesson file"</button>
+                <button type="button" disabled=move || count() == 0 on:click=move |_| lesson.update(|l| l.steps.clear())>"Clear"</button>
+            </div>
+            <label class="control">"File name"
+                <input type="text" prop:value=move || name.get() on:change=move |ev| name.set(event_target_value(&ev)) />
+            </label>
+            <p class="explain">
+                "Save the file as " <code>{move || format!("lessons/{}.json", file_stem(&name.get()))}</code>
+                " beside the page; this link then plays it: " <code class="lesson-editor-link">{link}</code>
+            </p>
+        </aside>
+    }
+}

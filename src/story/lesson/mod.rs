@@ -1,0 +1,90 @@
+//! Lessons: walks through the story. `lesson=intro` or `lesson=<file>.json` plays one (a bar at
+//! the bottom with the step, its caption, Back and Next; PageDown and PageUp from a presentation
+//! clicker; Escape leaves and keeps the view), and "Add this view to a lesson" builds one. The
+//! player and the editor come in a part of their own (split build), fetched only when a lesson
+//! is asked for: the page's frame holds this file alone.
+
+mod editor;
+mod figures;
+mod handout;
+mod player;
+
+use editor::Editor;
+use player::Player;
+
+use super::parts::{part_view, Part};
+use crate::state::lesson::Lesson;
+use crate::state::query::parse_pairs;
+use leptos::prelude::*;
+
+/// What to play: the lesson and the step the URL named (read by the player, which says what is
+/// wrong with them), or a lesson built on the page.
+#[derive(Debug, Clone)]
+pub enum Playing {
+    Named { lesson: String, step: Option<String> },
+    Built(Lesson),
+}
+
+thread_local! {
+    /// The lesson asked for, until the player takes it.
+    static ASKED: std::cell::RefCell<Option<Playing>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether a lesson plays, and the lesson editor: shared by the header's button, the editor
+/// (which plays what it built) and the player (which takes the lesson asked for, and ends itself).
+/// Plain flags in the page's frame; the lesson itself waits beside them for the player.
+#[derive(Clone, Copy)]
+pub struct Lessons {
+    /// 0 while no lesson plays; else which lesson of the visit this is (a new one remakes the player).
+    pub playing: RwSignal<u32>,
+    /// 0 while the editor is closed; else how many times "Add this view to a lesson" was pressed
+    /// since it opened (the editor adds the view on screen each time).
+    pub editing: RwSignal<u32>,
+}
+
+impl Lessons {
+    /// Reads `lesson` and `step` from the page's query, as written.
+    pub fn from_query(query: &str) -> Lessons {
+        let pairs = parse_pairs(query);
+        let value = |name: &str| pairs.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+        let asked = value("lesson").map(|lesson| Playing::Named { lesson, step: value("step") });
+        let playing = u32::from(asked.is_some());
+        ASKED.with(|a| *a.borrow_mut() = asked);
+        Lessons { playing: RwSignal::new(playing), editing: RwSignal::new(0) }
+    }
+
+    /// Plays `lesson` (the player, if one plays already, is replaced).
+    pub fn play(&self, lesson: Playing) {
+        ASKED.with(|a| *a.borrow_mut() = Some(lesson));
+        self.playing.update(|n| *n += 1);
+    }
+
+    /// The lesson asked for, once.
+    pub fn take(&self) -> Option<Playing> {
+        ASKED.with(|a| a.borrow_mut().take())
+    }
+}
+
+/// The lesson part while a lesson plays or the editor is open: fetched (split build) the first
+/// time either is wanted; until it is here, and if it cannot be fetched, a line that says so
+/// (with a button to try again).
+#[component]
+pub fn LessonViews(lessons: Lessons) -> impl IntoView {
+    provide_context(lessons);
+    let wanted = move || lessons.playing.get() != 0 || lessons.editing.get() != 0;
+    view! {
+        <Show when=wanted>
+            {part_view(Part::Lesson, 0, false, "Loading the lesson…", Box::new(|_, status| status))}
+        </Show>
+    }
+}
+
+/// The player while a lesson plays, the editor while it is open (in the lesson part).
+#[component]
+pub fn LessonPart() -> impl IntoView {
+    let lessons = expect_context::<Lessons>();
+    view! {
+        {move || (lessons.playing.get() > 0).then(|| view! { <Player /> })}
+        <Show when=move || { lessons.editing.get() > 0 }><Editor /></Show>
+    }
+}

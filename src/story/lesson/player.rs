@@ -1,0 +1,202 @@
+//! The lesson player: the bar at the bottom with the step (`lesson-step`, "k/N"), its caption
+//! (`lesson-caption`), Back and Next; PageDown and PageUp (what a presentation clicker sends)
+//! step too, and Escape leaves the lesson with the view it showed. Each step puts the page in
+//! the state its view names (presenter mode and the theme stay the presenter's unless the view
+//! sets them) and brings its chapter's key figure on screen. The address bar holds the step, so a
+//! reload opens the same one.
+
+use super::figures::bring_on_screen;
+use super::handout::Handout;
+use super::{Lessons, Playing};
+use crate::dom::keys::{typing_in, within};
+use crate::dom::page::{replace_address, set_document_flag, set_url_tail, with_tail};
+use crate::lab::Lab;
+use crate::state::lesson::{step_index, Lesson, LessonSource, Step};
+use crate::state::query::{encode, parse_pairs};
+use crate::state::{LabState, Notice};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The lesson playing, and where: shared with the handout, which walks the steps.
+#[derive(Clone, Copy)]
+pub struct Stepper {
+    pub lab: Lab,
+    pub lesson: RwSignal<Option<Lesson>>,
+    pub index: RwSignal<usize>,
+    /// `lesson=...` for the address bar (none for a lesson built on the page, which has no file).
+    pub source: StoredValue<Option<String>>,
+}
+
+impl Stepper {
+    /// Shows step `index` (0-based): its view, the address, its figure on screen if `bring`.
+    pub fn go(&self, index: usize, bring: bool) {
+        let Some(step) = self.lesson.with_untracked(|l| l.as_ref().and_then(|l| l.steps.get(index).cloned())) else { return };
+        self.index.set(index);
+        show_view(self.lab, &step, index + 1);
+        let tail = self.source.with_value(|s| s.as_ref().map(|s| format!("lesson={}&step={}", encode(s), index + 1)));
+        set_url_tail(tail.unwrap_or_default());
+        write_address(self.lab, step.chapter());
+        if let (true, Some(chapter)) = (bring, step.chapter()) {
+            bring_on_screen(chapter.to_string());
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.lesson.with(|l| l.as_ref().map_or(0, |l| l.steps.len()))
+    }
+
+    /// The next (`by` = 1) or previous (−1) step, if there is one.
+    pub fn step(&self, by: i64) {
+        let next = self.index.get_untracked() as i64 + by;
+        if (0..self.count() as i64).contains(&next) {
+            self.go(next as usize, true);
+        }
+    }
+}
+
+/// Puts the page in `step`'s view: the state its query names, from the defaults, keeping
+/// presenter mode and the theme unless the view sets them. Corrections of the view are shown,
+/// named by the step.
+fn show_view(lab: Lab, step: &Step, number: usize) {
+    let pairs = parse_pairs(step.query());
+    let sets = |name: &str| pairs.iter().any(|(n, _)| n == name);
+    let (keep_present, keep_theme) = (!sets("present"), !sets("theme"));
+    let parsed = LabState::from_query(step.query());
+    lab.playing.set(false);
+    lab.write(move |s| {
+        let mut next = parsed.state;
+        if keep_present {
+            next.present = s.present;
+        }
+        if keep_theme {
+            next.theme = s.theme;
+        }
+        next.embed = s.embed.take();
+        *s = next;
+    });
+    lab.field_notices.set(Vec::new());
+    let notices = parsed.notices.into_iter().map(|n| Notice { message: format!("step {number}: {}", n.message), ..n }).collect();
+    lab.notices.set(notices);
+}
+
+/// Writes the address at once (the address bar otherwise waits for the state to settle), with
+/// the step's chapter as its fragment.
+fn write_address(lab: Lab, chapter: Option<&str>) {
+    replace_address(&with_tail(lab.state.with_untracked(|s| s.to_query())), chapter);
+}
+
+/// Says why the lesson cannot play, and the page goes on without it.
+fn give_up(lab: Lab, lessons: Lessons, message: String) {
+    lab.notices.update(|all| all.push(Notice { param: "lesson", message, in_effect: String::new() }));
+    lessons.playing.set(0);
+}
+
+/// Reads a lesson file beside the page: its text, or why not.
+async fn fetch_lesson(path: &str) -> Result<Lesson, String> {
+    let cannot = |why: String| format!("the lesson file '{path}' could not be read: {why}; showing the page without a lesson");
+    let response =
+        wasm_bindgen_futures::JsFuture::from(window().fetch_with_str(path)).await.map_err(|_| cannot("the network refused it".into()))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| cannot("no response".into()))?;
+    if !response.ok() {
+        return Err(cannot(format!("the server answered {} {}", response.status(), response.status_text())));
+    }
+    // Same origin only: a server's redirect elsewhere is refused.
+    let origin = window().location().origin().unwrap_or_default();
+    if !response.url().starts_with(&format!("{origin}/")) {
+        return Err(cannot("it is not on this page's site".into()));
+    }
+    let text = response.text().map_err(|_| cannot("no text".into()))?;
+    let text = wasm_bindgen_futures::JsFuture::from(text).await.map_err(|_| cannot("its text did not arrive".into()))?;
+    Lesson::parse(&text.as_string().unwrap_or_default())
+        .map_err(|why| format!("the lesson file '{path}' is not a lesson: {why}; showing the page without a lesson"))
+}
+
+/// The lesson bar, while a lesson plays.
+#[component]
+pub fn Player() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let lessons = expect_context::<Lessons>();
+    let stepper = Stepper { lab, lesson: RwSignal::new(None), index: RwSignal::new(0), source: StoredValue::new(None) };
+    let start = move |lesson: Lesson, step: Option<String>| {
+        let (index, notice) = step_index(step.as_deref(), lesson.steps.len());
+        stepper.lesson.set(Some(lesson));
+        stepper.go(index, true);
+        if let Some(message) = notice {
+            lab.notices.update(|all| all.push(Notice { param: "step", message, in_effect: String::new() }));
+        }
+    };
+    match lessons.take() {
+        Some(Playing::Named { lesson, step }) => match LessonSource::parse(&lesson) {
+            Ok(source) => {
+                stepper.source.set_value(Some(source.text().to_string()));
+                match source {
+                    LessonSource::Intro => start(Lesson::intro(), step),
+                    LessonSource::File(path) => leptos::task::spawn_local(async move {
+                        match fetch_lesson(&path).await {
+                            Ok(lesson) => start(lesson, step),
+                            Err(message) => give_up(lab, lessons, message),
+                        }
+                    }),
+                }
+            }
+            // Not while the player is being made: the lesson ends a moment later.
+            Err(message) => leptos::task::spawn_local(async move { give_up(lab, lessons, message) }),
+        },
+        Some(Playing::Built(lesson)) => start(lesson, None),
+        None => {}
+    }
+    set_document_flag("data-lesson", true);
+    let leave = move || lessons.playing.set(0);
+    on_cleanup(move || {
+        set_document_flag("data-lesson", false);
+        set_url_tail(String::new());
+        write_address(lab, window().location().hash().ok().as_deref().and_then(|h| h.strip_prefix('#')).filter(|h| !h.is_empty()));
+    });
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        let key = ev.key();
+        if !matches!(key.as_str(), "PageDown" | "PageUp" | "Escape") || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        let target = ev.target();
+        if typing_in(target.as_ref()) || within(target.as_ref(), "dialog[open], select") {
+            return;
+        }
+        match key.as_str() {
+            "PageDown" => stepper.step(1),
+            "PageUp" => stepper.step(-1),
+            _ => leave(),
+        }
+        ev.prevent_default();
+    });
+    on_cleanup(move || keys.remove());
+
+    let count = move || stepper.count();
+    let number = move || stepper.index.get() + 1;
+    let caption = move || stepper.lesson.with(|l| l.as_ref().and_then(|l| l.steps.get(stepper.index.get())).map(|s| s.caption.clone()));
+    let at_start = move || number() <= 1;
+    let at_end = move || number() >= count();
+    let title = move || stepper.lesson.with(|l| l.as_ref().map(|l| l.title.clone()));
+    view! {
+        <div class="lesson-bar" role="region" aria-label="Lesson">
+            <button type="button" class="lesson-back" disabled=at_start on:click=move |_| stepper.step(-1)>
+                "Back" <span class="key-hint">" (PgUp)"</span>
+            </button>
+            <div class="lesson-text">
+                <p class="lesson-meta">
+                    <span data-testid="lesson-step" data-value=move || format!("{}/{}", number(), count())>
+                        {move || if count() == 0 { "Loading the lesson…".to_string() } else { format!("Step {} of {}", number(), count()) }}
+                    </span>
+                    <span class="lesson-title">{move || title().map(|t| format!(" · {t}"))}</span>
+                    <Handout stepper />
+                    <button type="button" class="lesson-minor lesson-leave" on:click=move |_| leave()>
+                        "Leave lesson" <span class="key-hint">" (Esc)"</span>
+                    </button>
+                </p>
+                <p class="lesson-caption" data-testid="lesson-caption" aria-live="polite">{caption}</p>
+            </div>
+            <button type="button" class="lesson-next" disabled=at_end on:click=move |_| stepper.step(1)>
+                "Next" <span class="key-hint">" (PgDn)"</span>
+            </button>
+        </div>
+    }
+}

@@ -8,7 +8,7 @@ mod cells;
 mod notes;
 
 use crate::charts::format::{fixed, short_number, whole_number};
-use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, HeatmapFrame};
+use crate::charts::{draw_heatmap_frame, heatmap_layout_magnified, heatmap_limit, HeatmapFrame};
 use crate::dom::backend::MeasuredCanvas;
 use crate::dom::canvas::{context_2d, pointer_offset, use_canvas_frames};
 use crate::dom::size::{use_in_view, while_in_view};
@@ -121,12 +121,12 @@ pub fn HeatmapWidget() -> impl IntoView {
     let canvas_size = use_canvas_frames(
         canvas,
         move || (HeatmapFrame { origin: origin.get(), size: WINDOW, limit: None }, style.get()),
-        |width, _| Some(heatmap_layout(width).height()),
+        |width, (_, style)| Some(heatmap_layout_magnified(width, style.magnify).height()),
         move |surface, (frame, style), size| {
-            let layout = heatmap_layout(size.width);
+            // The margins grow with presenter mode's larger labels.
+            let layout = heatmap_layout_magnified(size.width, style.magnify);
             shown_layout.set(Some(layout));
-            // The frame's margins are laid out for ordinary type: no presenter magnification.
-            let style = style.magnified(1.0).with_scale(size.ratio);
+            let style = style.with_scale(size.ratio);
             let _ = draw_heatmap_frame(&surface.backend().into_drawing_area(), frame, &layout, &style);
         },
     );
@@ -172,12 +172,13 @@ pub fn HeatmapWidget() -> impl IntoView {
         let (element, cells_element) = (canvas.get_untracked()?, cells_canvas.get_untracked()?);
         let (css_width, _) = canvas_size.get_untracked();
         let ratio = element.width() as f64 / css_width.max(1.0);
-        let layout = heatmap_layout(css_width);
+        let style = style.get_untracked();
+        let layout = heatmap_layout_magnified(css_width, style.magnify);
         let copy: HtmlCanvasElement = document().create_element("canvas").ok()?.dyn_into().ok()?;
         copy.set_width(element.width());
         copy.set_height(element.height());
         let frame = HeatmapFrame { origin: origin.get_untracked(), size: WINDOW, limit: Some(limit.get_untracked()) };
-        let style = style.get_untracked().magnified(1.0).with_scale(ratio);
+        let style = style.with_scale(ratio);
         draw_heatmap_frame(&MeasuredCanvas::new(copy.clone())?.into_drawing_area(), &frame, &layout, &style).ok()?;
         let context = context_2d(&copy)?;
         context.set_image_smoothing_enabled(false);
@@ -204,7 +205,7 @@ pub fn HeatmapWidget() -> impl IntoView {
     let probe_marker = while_in_view(in_view, move || place(probe.get().filter(|p| *p != positions.get())));
 
     let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64)> {
-        let layout = heatmap_layout(canvas_size.get_untracked().0);
+        let layout = heatmap_layout_magnified(canvas_size.get_untracked().0, style.get_untracked().magnify);
         let (x, y) = pointer_offset(ev);
         let (row, col) = layout.cell_at(x, y, WINDOW)?;
         let (m0, n0) = origin.get_untracked();

@@ -137,8 +137,12 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // in it; the whole page grows 568.9 -> 606.6 KB, nearly all of it in the parts a reader fetches
 // as they scroll. Budgets: first visit 200 KB, whole page 607 KB; 608 KB with Space playing the
 // lab only while it is on screen (issue 39; first visit 199.0 KB, whole page 607.3 KB).
+// 2026-11-27, issue 39: every figure downloads as a PNG with its legend and a caption line (twelve
+// figures, one drawing of the page's own DOM onto a canvas, src/ui/figure_png.rs, shared by the
+// parts; it calls the browser through Reflect, so the frame's script does not grow): whole page
+// 607.5 -> 614.6 KB. Budget: whole page 615 KB.
 const FIRST_VISIT_BUDGET = 200 * 1024;
-const WHOLE_PAGE_BUDGET = 608 * 1024;
+const WHOLE_PAGE_BUDGET = 615 * 1024;
 // Parts fetched only when asked for, and what each may add to the whole page (2026-11-27: the
 // lesson player, its handout and the lesson editor, 28 KB).
 const ON_DEMAND = new Map([['lesson', 32 * 1024]]);

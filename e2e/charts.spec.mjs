@@ -352,28 +352,28 @@ test('each chart exports its data as CSV and its picture as PNG', async ({ page 
   await open(page, '/?dim=16');
   for (const name of ['frequencies', 'decay', 'heatmap']) {
     const widget = page.locator(`[data-widget="${name}"]`);
-    const [csv] = await Promise.all([page.waitForEvent('download'), widget.getByRole('button', { name: 'Download CSV' }).click()]);
+    const [csv] = await Promise.all([page.waitForEvent('download'), widget.getByRole('button', { name: 'Download CSV' }).first().click()]);
     expect(csv.suggestedFilename()).toBe(`rope-lab-${name}.csv`);
     const lines = readFileSync(await csv.path(), 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThan(8);
     for (const line of lines.slice(1, 5)) for (const cell of line.split(',')) expect(Number.isFinite(Number(cell))).toBe(true);
-    const [png] = await Promise.all([page.waitForEvent('download'), widget.getByRole('button', { name: 'Download PNG' }).click()]);
+    const [png] = await Promise.all([page.waitForEvent('download'), widget.getByRole('button', { name: 'Download PNG' }).first().click()]);
     expect(png.suggestedFilename()).toBe(`rope-lab-${name}.png`);
     const bytes = readFileSync(await png.path());
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     expect(bytes.length).toBeGreaterThan(2000);
     if (name === 'heatmap') {
       // The map is drawn in layers (frame, then the cells over it): the PNG holds both, the
-      // cell at row 60, column 100 where the page shows it, in its colour.
+      // cell at row 60, column 100 where the page shows it, in its colour (the PNG is the
+      // figure with 14 CSS pixels of margin, at twice the CSS size: src/ui/figure_png.rs).
       await decodeInPage(page, bytes);
       const [got, shown] = await page.evaluate(() => {
         const copy = window.__png;
-        const frame = document.querySelector('.heatmap-canvas');
+        const figure = document.querySelector('.heatmap-layers').getBoundingClientRect();
         const cells = document.querySelector('.heatmap-cells');
-        const [f, c] = [frame.getBoundingClientRect(), cells.getBoundingClientRect()];
-        const ratio = frame.width / f.width;
-        const x = Math.floor((c.left - f.left + (c.width * 100.5) / 256) * ratio);
-        const y = Math.floor((c.top - f.top + (c.height * 60.5) / 256) * ratio);
+        const c = cells.getBoundingClientRect();
+        const x = Math.floor((c.left - figure.left + 14 + (c.width * 100.5) / 256) * 2);
+        const y = Math.floor((c.top - figure.top + 14 + (c.height * 60.5) / 256) * 2);
         const rgb = (data) => [...data.slice(0, 3)].join(',');
         return [rgb(copy.getContext('2d').getImageData(x, y, 1, 1).data), rgb(cells.getContext('2d').getImageData(100, 60, 1, 1).data)];
       });

@@ -31,3 +31,30 @@ test('a widget in a sandboxed iframe shows the same state and values', async ({ 
   expect(Number(await frame.getByTestId('score').getAttribute('data-value'))).toBe(score);
   await expect(frame.locator('[data-widget]')).toHaveCount(1);
 });
+
+test('every embedded widget links back to the whole explainer at its chapter, in the same state', async ({ page, context }) => {
+  await open(page, '/');
+  const ids = await page.locator('[data-widget]').evaluateAll((els) => els.map((e) => e.dataset.widget));
+  expect(ids.length).toBeGreaterThan(10);
+  for (const id of ids) {
+    await page.goto(`/?embed=${id}&dim=16&m=7&theme=dark`);
+    const link = page.getByRole('link', { name: 'Open in RoPE Lab ↗' });
+    await expect(link).toHaveAttribute('target', '_blank');
+    await expect(link).toHaveAttribute('rel', /noopener/);
+    const href = new URL(await link.evaluate((a) => a.href));
+    expect(href.pathname, id).toBe('/');
+    expect(href.hash, id).toBe(`#${id}`);
+    expect(Object.fromEntries(href.searchParams), id).toEqual({ dim: '16', m: '7', theme: 'dark' });
+  }
+  // It follows the state: a step of m in the embed is in the link.
+  await page.goto('/?embed=scores&m=7');
+  await page.locator('#m-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('link', { name: 'Open in RoPE Lab ↗' })).toHaveAttribute('href', './?m=8#scores');
+  // And opens the full page there, in a new tab.
+  const [full] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Open in RoPE Lab ↗' }).click()]);
+  await full.waitForLoadState();
+  expect(full.url()).toMatch(/\/\?m=8#scores$/);
+  await expect(full.locator('.site-header, header').first()).toBeVisible();
+  await full.close();
+});

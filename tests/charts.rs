@@ -409,6 +409,20 @@ mod frequency_and_heatmap {
     }
 
     #[test]
+    fn in_presenter_mode_the_heatmap_leaves_room_for_larger_labels() {
+        use rope_lab::charts::heatmap_layout_magnified;
+        let (plain, large) = (heatmap_layout(700.0), heatmap_layout_magnified(700.0, 1.5));
+        // Margins 1.5 times as wide and tall, the plot square smaller by the difference.
+        assert_eq!((large.left, large.top), (plain.left * 1.5, plain.top * 1.5));
+        assert!((plain.side - large.side - (700.0 - plain.side - plain.left) * 0.5 - plain.left * 0.5).abs() < 1e-9);
+        assert!(large.height() - large.side > (plain.height() - plain.side) * 1.49);
+        assert!(large.legend_label_x() > large.left + large.side + 34.0);
+        // Out of range: ordinary type.
+        assert_eq!(heatmap_layout_magnified(700.0, f64::NAN), plain);
+        assert_eq!(heatmap_layout_magnified(700.0, 0.5), plain);
+    }
+
+    #[test]
     fn the_heatmap_layout_hit_tests_its_cells() {
         let layout = heatmap_layout(700.0);
         assert!(layout.side > 100.0 && layout.height() > layout.side);

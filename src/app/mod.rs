@@ -48,7 +48,7 @@ pub fn App() -> impl IntoView {
         request_animation_frame(browser::scroll_to_hash);
     }
     match embed {
-        Some(widget) => view! { <Embed widget /> }.into_any(),
+        Some(widget) => view! { <Embed widget settled_query /> }.into_any(),
         None => view! { <Page help settled_query lessons /> }.into_any(),
     }
 }
@@ -129,9 +129,22 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lesson
 /// One widget alone for an iframe: its controls and the widget, no header or footer, and the
 /// content height posted to the host page whenever it changes.
 #[component]
-fn Embed(widget: &'static Widget) -> impl IntoView {
+fn Embed(widget: &'static Widget, settled_query: ReadSignal<String>) -> impl IntoView {
     let root = NodeRef::<leptos::html::Main>::new();
     browser::post_height_on_resize(root, widget.id);
+    // The whole explainer in this state, at this widget's chapter: the address bar's query
+    // without `embed`.
+    let full_page = move || {
+        let mut href = String::from("./");
+        settled_query.with(|query| {
+            for pair in query.split('&').filter(|p| !p.is_empty() && !p.starts_with("embed=")) {
+                href.push(if href.len() == 2 { '?' } else { '&' });
+                href.push_str(pair);
+            }
+        });
+        href + "#" + widget.id
+    };
+
     view! {
         <main id="main" class="embed" tabindex="-1" node_ref=root>
             <Notices />
@@ -140,6 +153,7 @@ fn Embed(widget: &'static Widget) -> impl IntoView {
                 <Controls />
             </details>
             {widget.view()}
+            <a class="embed-home" href=full_page target="_blank" rel="noopener">"Open in RoPE Lab ↗"</a>
         </main>
     }
 }

@@ -94,6 +94,8 @@ pub struct HeatmapLayout {
     pub left: f64,
     pub top: f64,
     pub side: f64,
+    /// How much larger than ordinary the labels are (presenter mode): the margins grow with it.
+    pub magnify: f64,
 }
 
 // Room for exact positions up to 10,000,000 at the left, and for the m axis' title above.
@@ -104,20 +106,27 @@ const LEGEND: f64 = 84.0;
 
 /// Lays out the plot in a canvas of `width` CSS pixels: as large a square as fits.
 pub fn heatmap_layout(width: f64) -> HeatmapLayout {
+    heatmap_layout_magnified(width, 1.0)
+}
+
+/// [`heatmap_layout`] with margins for labels `magnify` times as large (presenter mode, where
+/// the chart's style is [`ChartStyle::magnified`] by the same factor).
+pub fn heatmap_layout_magnified(width: f64, magnify: f64) -> HeatmapLayout {
     let width = if width.is_finite() { width } else { 0.0 };
-    let side = (width - LEFT - LEGEND).clamp(32.0, 560.0);
-    HeatmapLayout { left: LEFT, top: TOP, side }
+    let magnify = if magnify.is_finite() { magnify.clamp(1.0, 3.0) } else { 1.0 };
+    let side = (width - (LEFT + LEGEND) * magnify).clamp(32.0, 560.0);
+    HeatmapLayout { left: LEFT * magnify, top: TOP * magnify, side, magnify }
 }
 
 impl HeatmapLayout {
     /// The CSS height the canvas needs.
     pub fn height(&self) -> f64 {
-        self.top + self.side + BOTTOM
+        self.top + self.side + BOTTOM * self.magnify
     }
 
     /// Where the legend's labels start, in CSS pixels: right of the colour bar.
     pub fn legend_label_x(&self) -> f64 {
-        self.left + self.side + 34.0
+        self.left + self.side + 34.0 * self.magnify
     }
 
     /// The height of the legend's label for `t` (+1 at the top of the bar, −1 at its foot).
@@ -155,12 +164,15 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&style.background)?;
-    let s = style.scale;
+    // Positions at the pixel ratio; type and strokes at the style's scale (with presenter mode's).
+    let s = style.ratio();
     let px = |v: f64| (v * s).round() as i32;
     let font = |size: f64| style.font(size);
     let (left, top, side) = (layout.left, layout.top, layout.side);
+    // Offsets from the plot grow with the labels (presenter mode); positions stay in CSS pixels.
+    let grow = layout.magnify;
     let size = frame.size.max(1) as f64;
-    let stroke = style.text.mix(0.6).stroke_width((s.round() as u32).max(1));
+    let stroke = style.text.mix(0.6).stroke_width((style.scale.round() as u32).max(1));
     area.draw(&Rectangle::new([(px(left - 1.0), px(top - 1.0)), (px(left + side + 1.0), px(top + side + 1.0))], stroke))?;
 
     // Five ticks along each axis.
@@ -170,39 +182,39 @@ pub fn draw_heatmap_frame<DB: DrawingBackend>(
         let offset = (f * size).round().min(size - 1.0);
         let along = left + (offset + 0.5) / size * side;
         let down = top + (offset + 0.5) / size * side;
-        area.draw(&PathElement::new(vec![(px(along), px(top + side)), (px(along), px(top + side + 5.0))], stroke))?;
+        area.draw(&PathElement::new(vec![(px(along), px(top + side)), (px(along), px(top + side + 5.0 * grow))], stroke))?;
         area.draw(&Text::new(
             // Positions are integers: exact, never rounded to 1.00e7.
             (frame.origin.1 + offset as i64).to_string(),
-            (px(along), px(top + side + 8.0)),
+            (px(along), px(top + side + 8.0 * grow)),
             font(11.0).pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Center,
                 plotters::style::text_anchor::VPos::Top,
             )),
         ))?;
-        area.draw(&PathElement::new(vec![(px(left - 5.0), px(down)), (px(left), px(down))], stroke))?;
+        area.draw(&PathElement::new(vec![(px(left - 5.0 * grow), px(down)), (px(left), px(down))], stroke))?;
         area.draw(&Text::new(
             (frame.origin.0 + offset as i64).to_string(),
-            (px(left - 8.0), px(down)),
+            (px(left - 8.0 * grow), px(down)),
             font(11.0).pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Right,
                 plotters::style::text_anchor::VPos::Center,
             )),
         ))?;
     }
-    area.draw(&Text::new("key position n →", (px(left + side / 2.0 - 50.0), px(top + side + 26.0)), font(12.0)))?;
+    area.draw(&Text::new("key position n →", (px(left + side / 2.0 - 50.0 * grow), px(top + side + 26.0 * grow)), font(12.0)))?;
     // Above the first row's label, where no tick label goes.
-    area.draw(&Text::new("query position m ↓", (px(4.0), px(top - 22.0)), font(12.0)))?;
+    area.draw(&Text::new("query position m ↓", (px(4.0 * grow), px(top - 22.0 * grow)), font(12.0)))?;
 
     // The legend: the colour scale from +limit (top) to −limit (bottom).
-    let bar_left = left + side + 16.0;
+    let bar_left = left + side + 16.0 * grow;
     let steps = 64;
     for i in 0..steps {
         let t = 1.0 - 2.0 * (i as f64 + 0.5) / steps as f64;
         let (r, g, b) = diverging(t);
         let y0 = top + side * i as f64 / steps as f64;
         let y1 = top + side * (i + 1) as f64 / steps as f64;
-        area.draw(&Rectangle::new([(px(bar_left), px(y0)), (px(bar_left + 14.0), px(y1) + 1)], RGBColor(r, g, b).filled()))?;
+        area.draw(&Rectangle::new([(px(bar_left), px(y0)), (px(bar_left + 14.0 * grow), px(y1) + 1)], RGBColor(r, g, b).filled()))?;
     }
     for (t, label) in frame.limit.map(|limit| [(1.0, limit), (0.0, 0.0), (-1.0, -limit)]).into_iter().flatten() {
         area.draw(&Text::new(

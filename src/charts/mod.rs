@@ -21,7 +21,9 @@ pub use decay::{
     draw_absolute, draw_decay, draw_decay_frame, headroom, line_width, AbsoluteChart, DecayChart, DecayFrame, DecayLine, DecayPlot,
 };
 pub use frequencies::{draw_frequencies, FrequencyChart};
-pub use heatmap::{diverging, draw_heatmap_frame, heatmap_layout, heatmap_limit, heatmap_rgba, HeatmapFrame, HeatmapLayout};
+pub use heatmap::{
+    diverging, draw_heatmap_frame, heatmap_layout, heatmap_layout_magnified, heatmap_limit, heatmap_rgba, HeatmapFrame, HeatmapLayout,
+};
 pub use legend::{LegendEntry, Mark};
 pub use plane::{draw_plane_view, PlaneView};
 

@@ -14,6 +14,7 @@ use crate::state::{fmt_list, param, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
 use crate::ui::controls::FinePositionControl;
+use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::formulas::{self, Formula};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -152,6 +153,9 @@ pub fn CountingWidget() -> impl IntoView {
             <div class="code-columns">
                 {Code::ALL.iter().enumerate().map(|(i, code)| column(i, *code)).collect_view()}
             </div>
+            <ExportButtons name="counting" figure=".code-columns"
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Four ways to write position p = {}: 32 positions around p by the code's dimensions, {}", s.p, base_and_dim(s.base, s.dim)))) />
             <output class="visually-hidden" data-testid="encoding-binary"
                 data-value=move || bits.with(|b| b.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(","))></output>
             <output class="visually-hidden" data-testid="encoding-sinusoidal" data-value=move || sinusoidal.with(|v| fmt_list(v))></output>

@@ -12,7 +12,7 @@ use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
 use crate::ui::controls::NumberField;
-use crate::ui::export::{csv_text, ExportButtons};
+use crate::ui::export::{base_and_dim, csv_text, ExportButtons};
 use crate::ui::formulas::{self, Formula};
 use crate::ui::legend::ChartLegend;
 use crate::ui::readout::Readout;
@@ -165,7 +165,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
                         value=Signal::derive(move || context.get().to_string()) />
                 </div>
             </div>
-            <canvas class="chart" node_ref=canvas role="img"
+            <canvas class="chart frequency-chart" node_ref=canvas role="img"
                 aria-label=move || {
                     let (turning, still) = counts.get();
                     let fastest = inv_freq.with(|f| f.as_ref().and_then(|f| f.first().copied()).and_then(wavelength));
@@ -186,7 +186,9 @@ pub fn FrequenciesWidget() -> impl IntoView {
                 <Readout testid="slowest-wavelength" label="slowest wavelength (tokens)" value=slowest
                     hint=slowest_hint />
             </div>
-            <ExportButtons canvas name="frequencies" csv />
+            <ExportButtons name="frequencies" figure=".frequency-chart, .frequency-chart + .chart-legend" csv=Callback::new(move |()| csv())
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Wavelength and frequency of each plane, context {} tokens, {}", s.orig, base_and_dim(s.base, s.dim)))) />
             <div class="period-table" tabindex="0" role="region" aria-label="period table" node_ref=table on:scroll=on_scroll>
                 <table>
                     <caption class="visually-hidden">"Each plane's frequency, wavelength and turns within the context"</caption>

@@ -13,6 +13,7 @@ use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
 use crate::ui::controls::FinePositionControl;
+use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::math::{block, column, matrix, mn};
 use crate::ui::readout::Readout;
 use leptos::prelude::*;
@@ -108,6 +109,9 @@ pub fn PeRotationWidget() -> impl IntoView {
                 <span class="q-text">"● PE(p)"</span> " turned by kθᵢ to " <span class="k-text">"● PE(p + k)"</span>
                 " (angles shown modulo 2π, in radians)"
             </p>
+            <ExportButtons name="pe-rotation" figure=".pe-dials, .legend-line"
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Sinusoidal code as rotations: each pair of PE(p) turned by kθᵢ to PE(p + k), p = {}, k = {}, {}", s.p, s.shift, base_and_dim(s.base, s.dim)))) />
             <div class="math pe-formula" node_ref=formula_box>
                 <p class="pe-formula-title">{move || format!("Pair {} (the plane selected in the rotation lab, chapter 6):", plane.get())}</p>
                 <div inner_html=move || formula.get()></div>

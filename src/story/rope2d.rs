@@ -11,6 +11,7 @@ use crate::rope::{collision_partner, Patch, Rope2d, RopeParams, Trend};
 use crate::state::{shifted_patches, Change, PatchCoordinate, PATCH_GRID};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
+use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::readout::Readout;
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -171,6 +172,10 @@ pub fn Rope2dWidget() -> impl IntoView {
                     <p class="map-key">"Score of q with a key at each patch: purple negative, white 0, green positive (one scale for both maps)."</p>
                 </div>
             </div>
+            <ExportButtons name="rope2d" figure=".patch-figures"
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Axial 2D RoPE on 8 × 8 patches: the score of q at column {}, row {} with a key at each patch, {}",
+                    s.query_patch.0, s.query_patch.1, base_and_dim(s.base, s.dim)))) />
             <div class="readouts">
                 <Readout testid="rope2d-score" label="axial 2D RoPE: score of q with k"
                     value=Signal::derive(move || scores.with(|s| s.as_ref().map(|s| s.axial)))

@@ -10,6 +10,7 @@ pub mod dialog;
 pub mod embed;
 pub mod export;
 pub mod field;
+pub mod figure_png;
 pub mod formulas;
 pub mod legend;
 pub mod math;

@@ -16,6 +16,7 @@ use crate::state::param;
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
 use crate::ui::controls::NumberField;
+use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::score_readouts::ScoreReadouts;
 use crate::ui::slider::Slider;
 use crate::ui::tokens::TokenStrip;
@@ -189,6 +190,9 @@ pub fn ClocksWidget() -> impl IntoView {
                 <span class="legend-arc">"◠ angle between"</span>
                 <span>"λ: tokens per full turn"</span>
             </p>
+            <ExportButtons name="clocks" figure=".clock-layers, .clocks-widget > .legend"
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Every plane of q and k as a clock, q at m = {}, k at n = {}, {}", s.m, s.n, base_and_dim(s.base, s.dim)))) />
 
             <h3>"Each plane's share of the score"</h3>
             <canvas class="bars-canvas" node_ref=bars_canvas role="img"
@@ -201,6 +205,9 @@ pub fn ClocksWidget() -> impl IntoView {
                         largest.map_or(0, |l| l.plane), largest.map_or_else(|| "—".to_string(), |l| crate::charts::format::short_number(l.hands.contribution))
                     )
                 })></canvas>
+            <ExportButtons name="clock-shares" figure=".bars-canvas"
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Each plane's share of the score q_m · k_n, m = {}, n = {}, {}", s.m, s.n, base_and_dim(s.base, s.dim)))) />
 
             <div class="control plane-picker">
                 <label for="plane-field">"selected plane i"</label>

@@ -7,8 +7,7 @@ mod lines;
 mod sampling;
 
 use crate::charts::format::short_number;
-use crate::charts::{draw_absolute, draw_decay, draw_decay_frame, AbsoluteChart, DecayChart, DecayFrame, DecayPlot};
-use crate::dom::backend::MeasuredCanvas;
+use crate::charts::{draw_absolute, draw_decay_frame, AbsoluteChart, DecayChart, DecayFrame, DecayPlot};
 use crate::dom::canvas::use_canvas_chart;
 use crate::dom::settle::Settle;
 use crate::dom::size::{use_in_view, while_in_view};
@@ -17,7 +16,7 @@ use crate::rope::{abel_factor, cosine_by_distance, mean_cos_by_distance, norm, x
 use crate::state::{fmt_list, param, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
-use crate::ui::export::{csv_text, ExportButtons};
+use crate::ui::export::{base_and_dim, csv_text, ExportButtons};
 use crate::ui::field::{FieldMessage, FieldStatus};
 use crate::ui::formulas::{self, Formula};
 use crate::ui::legend::ChartLegend;
@@ -27,10 +26,8 @@ use envelope::{Dense, Sources};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use lines::DecayLines;
-use plotters::prelude::IntoDrawingArea;
 use sampling::{bound_curve, distances, SAMPLES};
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
 
 /// The chapter's id (`embed=decay`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "decay";
@@ -197,17 +194,6 @@ pub fn DecayWidget() -> impl IntoView {
             }
         },
     );
-    // The PNG: the whole chart, frame and lines, drawn once on a canvas of the same size.
-    let picture = move || -> Option<String> {
-        let (element, (_, ratio)) = (canvas.get_untracked()?, drawn.get_untracked()?);
-        let copy: web_sys::HtmlCanvasElement = document().create_element("canvas").ok()?.dyn_into().ok()?;
-        copy.set_width(element.width());
-        copy.set_height(element.height());
-        let area = MeasuredCanvas::new(copy.clone())?.into_drawing_area();
-        draw_decay(&area, &visible_chart.get_untracked(), &style.get_untracked().with_scale(ratio)).ok()?;
-        drop(area);
-        copy.to_data_url().ok()
-    };
     let csv = move || {
         chart.with_untracked(|c| {
             let mut header = vec!["distance".to_string(), "bound".to_string()];
@@ -339,7 +325,9 @@ pub fn DecayWidget() -> impl IntoView {
                 "xPos, and the original θᵢ the chart overlays when context extension is on, are explained in "
                 <a href="#scaling">"Stretching the context"</a>", the next chapter."
             </p>
-            <ExportButtons canvas name="decay" csv picture=Callback::new(move |()| picture()) />
+            <ExportButtons name="decay" figure=".decay-plot, .decay-plot + .chart-legend" csv=Callback::new(move |()| csv())
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Decay with distance: RoFormer's relative bound and scores, r = 0 to {}, {}", range.get_untracked(), base_and_dim(s.base, s.dim)))) />
             <p class="explain">
                 "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "
                 "Sⱼ = Σ_(l<j) e^(i·r·θₗ) adds the unit phasors of the first j planes. By itself it bounds nothing. "
@@ -353,13 +341,16 @@ pub fn DecayWidget() -> impl IntoView {
                 "i's product of this q and k (pairs in the current layout) and h_(d/2) = 0. It holds for every q "
                 "and k, and it is loose: here it sits far above |score|."
             </p>
-            <canvas class="chart decay-chart" node_ref=absolute_canvas role="img"
+            <canvas class="chart decay-chart decay-absolute" node_ref=absolute_canvas role="img"
                 aria-label=move || format!(
                     "Line chart, log scale: RoFormer's absolute bound on |score| for this q and k, and |score|, against relative distance. At r = {}: bound {}, |score| {}",
                     r.get(), absolute_at_r.get().map_or_else(|| "—".to_string(), short_number),
                     at_r.get().map_or_else(|| "—".to_string(), |(s, _)| short_number((s * vectors.with(|v| v.as_ref().map_or(0.0, |v| norm(&v.q) * norm(&v.k)))).abs()))
                 )></canvas>
             <ChartLegend entries=Memo::new(move |_| AbsoluteChart::legend(&style.get())) />
+            <ExportButtons name="decay-absolute" figure=".decay-absolute, .decay-absolute + .chart-legend"
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "RoFormer's absolute bound on |score| and |score| of this q and k, {}", base_and_dim(s.base, s.dim)))) />
             <div class="readouts">
                 <Readout testid="decay-absolute-bound" label="absolute bound on |score| at r" value=absolute_at_r />
             </div>

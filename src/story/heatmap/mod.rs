@@ -8,16 +8,15 @@ mod cells;
 mod notes;
 
 use crate::charts::format::{fixed, short_number, whole_number};
-use crate::charts::{draw_heatmap_frame, heatmap_layout, heatmap_limit, HeatmapFrame};
-use crate::dom::backend::MeasuredCanvas;
-use crate::dom::canvas::{context_2d, pointer_offset, use_canvas_frames};
+use crate::charts::{draw_heatmap_frame, heatmap_layout_magnified, heatmap_limit, HeatmapFrame};
+use crate::dom::canvas::{pointer_offset, use_canvas_frames};
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
 use crate::rope::{dot, frequencies, score_diagonals, score_window, t5_bucket, HeatmapMode, ModeInputs, Rotary, ScalingMethod, Trend};
 use crate::state::{fmt_f64, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::Check;
-use crate::ui::export::{csv_text, ExportButtons};
+use crate::ui::export::{base_and_dim, csv_text, ExportButtons};
 use cells::{window_origin, Scores, MARGIN, WINDOW};
 use leptos::ev;
 use leptos::html::Canvas;
@@ -25,8 +24,6 @@ use leptos::prelude::*;
 use notes::{described, diagonal_question, mode_note};
 use plotters::prelude::IntoDrawingArea;
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
-use web_sys::HtmlCanvasElement;
 
 /// The chapter's id (`embed=heatmap`, `data-widget`): never changes meaning once published.
 pub const ID: &str = "heatmap";
@@ -121,12 +118,12 @@ pub fn HeatmapWidget() -> impl IntoView {
     let canvas_size = use_canvas_frames(
         canvas,
         move || (HeatmapFrame { origin: origin.get(), size: WINDOW, limit: None }, style.get()),
-        |width, _| Some(heatmap_layout(width).height()),
+        |width, (_, style)| Some(heatmap_layout_magnified(width, style.magnify).height()),
         move |surface, (frame, style), size| {
-            let layout = heatmap_layout(size.width);
+            // The margins grow with presenter mode's larger labels.
+            let layout = heatmap_layout_magnified(size.width, style.magnify);
             shown_layout.set(Some(layout));
-            // The frame's margins are laid out for ordinary type: no presenter magnification.
-            let style = style.magnified(1.0).with_scale(size.ratio);
+            let style = style.with_scale(size.ratio);
             let _ = draw_heatmap_frame(&surface.backend().into_drawing_area(), frame, &layout, &style);
         },
     );
@@ -167,24 +164,6 @@ pub fn HeatmapWidget() -> impl IntoView {
         }
     });
     let square = move |pick: fn(&crate::charts::HeatmapLayout) -> f64| move || shown_layout.get().map(|l| fixed(pick(&l), 1) + "px");
-    // The PNG: the frame with its limits written in, and the cells scaled into it.
-    let picture = move || -> Option<String> {
-        let (element, cells_element) = (canvas.get_untracked()?, cells_canvas.get_untracked()?);
-        let (css_width, _) = canvas_size.get_untracked();
-        let ratio = element.width() as f64 / css_width.max(1.0);
-        let layout = heatmap_layout(css_width);
-        let copy: HtmlCanvasElement = document().create_element("canvas").ok()?.dyn_into().ok()?;
-        copy.set_width(element.width());
-        copy.set_height(element.height());
-        let frame = HeatmapFrame { origin: origin.get_untracked(), size: WINDOW, limit: Some(limit.get_untracked()) };
-        let style = style.get_untracked().magnified(1.0).with_scale(ratio);
-        draw_heatmap_frame(&MeasuredCanvas::new(copy.clone())?.into_drawing_area(), &frame, &layout, &style).ok()?;
-        let context = context_2d(&copy)?;
-        context.set_image_smoothing_enabled(false);
-        let (x, y, side) = (layout.left * ratio, layout.top * ratio, layout.side * ratio);
-        context.draw_image_with_html_canvas_element_and_dw_and_dh(&cells_element, x, y, side, side).ok()?;
-        copy.to_data_url().ok()
-    };
     // Rings over the current (m, n) and over the cell being read, at their centres in CSS
     // pixels on the drawn layout; None while the cell is outside the window.
     let place = move |cell: Option<(i64, i64)>| {
@@ -204,7 +183,7 @@ pub fn HeatmapWidget() -> impl IntoView {
     let probe_marker = while_in_view(in_view, move || place(probe.get().filter(|p| *p != positions.get())));
 
     let cell_at = move |ev: &ev::MouseEvent| -> Option<(i64, i64)> {
-        let layout = heatmap_layout(canvas_size.get_untracked().0);
+        let layout = heatmap_layout_magnified(canvas_size.get_untracked().0, style.get_untracked().magnify);
         let (x, y) = pointer_offset(ev);
         let (row, col) = layout.cell_at(x, y, WINDOW)?;
         let (m0, n0) = origin.get_untracked();
@@ -363,7 +342,12 @@ pub fn HeatmapWidget() -> impl IntoView {
                         .to_string(),
                 }}
             </p>
-            <ExportButtons canvas name="heatmap" csv picture=Callback::new(move |()| picture()) />
+            <ExportButtons name="heatmap" figure=".heatmap-layers" csv=Callback::new(move |()| csv())
+                caption=Callback::new(move |()| {
+                    let ((m0, n0), last) = (origin.get_untracked(), WINDOW as i64 - 1);
+                    lab.state.with_untracked(|s| format!(
+                        "Score q_m · k_n, {}, m = {}–{}, n = {}–{}, {}", mode.get_untracked().label(), m0, m0 + last, n0, n0 + last, base_and_dim(s.base, s.dim)))
+                }) />
             <Check name="diagonal" look="the map above (a diagonal runs from top left to bottom right)" ask=Arc::new(move || {
                 // Four cells down one diagonal from (m, n), as the map computes them.
                 let one_colour = match window(positions.get(), 4) {

@@ -12,6 +12,7 @@ use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
 use crate::ui::controls::{PositionControl, SelectControl};
+use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::readout::Readout;
 use charts::{ErrorByPosition, PlaneErrors, LAST_POSITION};
 use leptos::prelude::*;
@@ -149,6 +150,9 @@ pub fn PrecisionWidget() -> impl IntoView {
                 <PlaneErrors inv_freq format m />
                 <ErrorByPosition inv_freq format m />
             </div>
+            <ExportButtons name="precision" figure=".precision-charts"
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Angle errors of m·θᵢ in {}, by plane at m = {} and by position, {}", s.format.as_str(), s.m, base_and_dim(s.base, s.dim)))) />
             <h3>"The standard fixes, at m"</h3>
             <table class="fixes" data-testid="precision-fixes">
                 <thead><tr><th scope="col">"how the angles are computed"</th><th scope="col">"largest error"</th></tr></thead>

@@ -16,6 +16,7 @@ use crate::state::Change;
 use crate::ui::card::WidgetCard;
 use crate::ui::check::Check;
 use crate::ui::controls::NumberField;
+use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::field::key_label;
 use crate::ui::readout::Readout;
 use charts::{CompareChart, CompareFacts, Comparison, PlaneAngles};
@@ -255,6 +256,10 @@ pub fn ScalingWidget() -> impl IntoView {
                 <ListField param=&param::LONG_FACTOR label="long_factor (one per rotating plane, comma-separated)" />
             </Show>
             <WavelengthChart planes=planes method=method contexts=contexts />
+            <ExportButtons name="scaling" figure=".wavelength-figure:not(.compare-figure)"
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Each plane's wavelength before and after {} (trained on {} tokens), {}",
+                    extension(s), s.orig, base_and_dim(s.base, s.dim)))) />
             <PlaneAngles planes />
 
             <div class="readouts">
@@ -313,6 +318,9 @@ pub fn ScalingWidget() -> impl IntoView {
                 "Method B cannot use this partial rotary fraction (it needs an even number of rotating dimensions); only A is drawn."
             </p>
             <CompareChart comparison facts method />
+            <ExportButtons name="scaling-compare" figure=".compare-figure"
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                    "Context extension compared: original θᵢ and {} (trained on {} tokens), {}", extension(s), s.orig, base_and_dim(s.base, s.dim)))) />
             <div class="readouts">
                 <Readout testid="scaling-compare-gap" label="largest difference of the two curves"
                     value=Signal::derive(move || facts.with(|f| f.as_ref().map(|f| f.largest_gap)))
@@ -380,5 +388,13 @@ fn ListField(param: &'static Param, label: &'static str) -> impl IntoView {
                     }
                 } />
         </div>
+    }
+}
+
+/// The context extension in effect, for a figure's caption: "yarn ×8", or none.
+fn extension(s: &crate::state::LabState) -> String {
+    match s.scaling {
+        ScalingMethod::None => "no context extension".to_string(),
+        method => format!("{} ×{}", method.as_str(), s.factor.map_or_else(|| "default".to_string(), crate::charts::format::short_number)),
     }
 }

@@ -11,7 +11,8 @@ use crate::state::{Change, LabState, Theme};
 use crate::story::lesson::{LessonViews, Lessons};
 use crate::story::{self, Widget};
 use crate::ui::controls::Controls;
-use crate::ui::embed::{EmbedDialog, EmbedRequest};
+use crate::ui::embed::EmbedRequest;
+use crate::ui::shortcut_sheet::ShortcutsOpen;
 use leptos::prelude::*;
 use tools::PageTools;
 use wasm_bindgen::JsCast;
@@ -58,6 +59,7 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lessons) -> impl IntoView {
     provide_context(FullPage);
+    provide_context(ShortcutsOpen(help));
     provide_context(EmbedRequest(RwSignal::new(None)));
     // The release build fetches a part of the chapters as the reader nears it (or shows where
     // they are going), and a jump from the contents is followed while the chapter arrives.
@@ -80,7 +82,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lesson
                 <ThemeToggle />
             </div>
         </header>
-        <EmbedDialog>{story::sheet(story::Sheet::Embed)}</EmbedDialog>
+        {story::dialog(story::Sheet::Embed)}
         <Notices />
         <main id="main" class="lab" tabindex="-1">
             <p class="intro">

@@ -4,7 +4,7 @@
 use crate::lab::Lab;
 use crate::state::Change;
 use crate::story;
-use crate::ui::dialog::{copy_text, Dialog};
+use crate::ui::dialog::copy_text;
 use leptos::prelude::*;
 
 /// The header's buttons; `help` opens the shortcuts sheet (the key ? too).
@@ -26,9 +26,6 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>, lessons: crate::story::lesson::
             <button type="button" aria-haspopup="dialog" on:click=move |_| help.set(true)>"Shortcuts" <span class="key-hint">" (?)"</span></button>
             <span class="copy-status" role="status">{move || status.get()}</span>
         </div>
-        <Dialog open=help close=Callback::new(move |_| help.set(false))
-            title=Signal::derive(|| "Keyboard shortcuts".to_string()) id="shortcuts-dialog">
-            {story::sheet(story::Sheet::Shortcuts)}
-        </Dialog>
+        {story::dialog(story::Sheet::Shortcuts)}
     }
 }

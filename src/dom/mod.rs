@@ -7,6 +7,7 @@ pub mod animation;
 pub mod backend;
 pub mod canvas;
 pub mod indexed;
+pub mod js;
 pub mod keys;
 pub mod page;
 pub mod pixels;

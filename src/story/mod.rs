@@ -24,7 +24,7 @@ pub mod scores;
 use crate::lab::FullPage;
 use leptos::html::Section;
 use leptos::prelude::*;
-use parts::{part_view, Part, EMBED_SHEET_SLOT, REFERENCES_SLOT, SHORTCUT_SHEET_SLOT};
+use parts::{part_view, Part, EMBED_DIALOG_SLOT, REFERENCES_SLOT, SHORTCUTS_DIALOG_SLOT};
 
 /// The chapters in reading order, as the full page shows them: from why attention needs
 /// positions to the rotation lab and its numbers, the two layouts, frequencies, decay, context
@@ -115,21 +115,22 @@ pub fn references() -> AnyView {
     )
 }
 
-/// A dialog's content.
+/// One of the page's two dialogs.
 #[derive(Debug, Clone, Copy)]
 pub enum Sheet {
     Embed,
     Shortcuts,
 }
 
-/// A dialog's content: on the full page the part that holds it is on its way from the first
-/// visit; a dialog opened before it arrives says "Loading…" until then (split build).
-pub fn sheet(which: Sheet) -> AnyView {
+/// A dialog (the chrome and its content): on the full page the part that holds it is on its way
+/// from the first visit, and a dialog asked for before it arrives opens when it does (split
+/// build). Nothing shows in its place meanwhile.
+pub fn dialog(which: Sheet) -> AnyView {
     let slot = match which {
-        Sheet::Embed => EMBED_SHEET_SLOT,
-        Sheet::Shortcuts => SHORTCUT_SHEET_SLOT,
+        Sheet::Embed => EMBED_DIALOG_SLOT,
+        Sheet::Shortcuts => SHORTCUTS_DIALOG_SLOT,
     };
-    part_view(Part::Beyond, slot, false, "Loading…", Box::new(|_, status| status))
+    part_view(Part::Beyond, slot, false, "", Box::new(|_, _| ().into_any()))
 }
 
 /// One chapter of the table of contents.

@@ -20,9 +20,9 @@ use super::references::References;
 use super::rope2d::Rope2dWidget;
 use super::scaling::ScalingWidget;
 use super::scores::ScoresWidget;
-use crate::ui::embed::EmbedSheet;
+use crate::ui::embed::EmbedDialog;
 use crate::ui::reach_bar::reach_bar_once;
-use crate::ui::shortcut_sheet::ShortcutSheet;
+use crate::ui::shortcut_sheet::ShortcutsDialog;
 use leptos::html::Section;
 use leptos::prelude::*;
 #[cfg(split)]
@@ -41,7 +41,7 @@ pub enum Part {
     Rotation,
     /// Decay.
     Analysis,
-    /// Context extension, images, precision; the references and the dialogs' sheets (embed,
+    /// Context extension, images, precision; the references and the two dialogs (embed,
     /// shortcuts), which nothing needs on the first screen.
     Beyond,
     /// The lesson player and the lesson editor: fetched only when a lesson is asked for.
@@ -81,8 +81,8 @@ fn beyond(slot: u8) -> PartView {
         1 => view! { <Rope2dWidget /> }.into_any(),
         2 => view! { <PrecisionWidget /> }.into_any(),
         REFERENCES_SLOT => view! { <References /> }.into_any(),
-        EMBED_SHEET_SLOT => view! { <EmbedSheet /> }.into_any(),
-        _ => view! { <ShortcutSheet /> }.into_any(),
+        EMBED_DIALOG_SLOT => view! { <EmbedDialog /> }.into_any(),
+        _ => view! { <ShortcutsDialog /> }.into_any(),
     }))
 }
 
@@ -108,8 +108,8 @@ pub type Placeholder = Box<dyn Fn(NodeRef<Section>, AnyView) -> AnyView + Send +
 
 /// Where the beyond part keeps what is not a chapter.
 pub const REFERENCES_SLOT: u8 = 4;
-pub const EMBED_SHEET_SLOT: u8 = 5;
-pub const SHORTCUT_SHEET_SLOT: u8 = 6;
+pub const EMBED_DIALOG_SLOT: u8 = 5;
+pub const SHORTCUTS_DIALOG_SLOT: u8 = 6;
 
 /// The first chapter: in the page's frame in every build.
 fn frame_chapter() -> AnyView {

@@ -41,11 +41,11 @@ pub fn EmbedButton(id: &'static str, title: &'static str) -> impl IntoView {
     })
 }
 
-/// The dialog, once for the page, showing the chapter its buttons set in the [`EmbedRequest`].
-/// Its content (`children`: the [`EmbedSheet`], which the release build fetches the first time
-/// the dialog opens) is handed in by the page.
+/// The dialog, once for the page, showing the chapter its buttons set in the [`EmbedRequest`],
+/// with the [`EmbedSheet`]: in the release build both come with the last part (on its way from
+/// the first visit), not with the page's frame.
 #[component]
-pub fn EmbedDialog(children: ChildrenFn) -> impl IntoView {
+pub fn EmbedDialog() -> impl IntoView {
     let EmbedRequest(request) = expect_context::<EmbedRequest>();
     // Open while a widget is asked for; closing (Esc, Close) forgets it.
     let title = Signal::derive(move || {
@@ -55,7 +55,7 @@ pub fn EmbedDialog(children: ChildrenFn) -> impl IntoView {
     view! {
         <Dialog open=Signal::derive(move || request.with(Option::is_some)) close=Callback::new(move |_| request.set(None))
             title id="embed-dialog">
-            {children()}
+            <EmbedSheet />
         </Dialog>
     }
 }

@@ -9,7 +9,8 @@
 //! not.
 
 use crate::charts::format::fixed;
-use js_sys::{Function, Promise, Reflect};
+use crate::dom::js::{call, get, number};
+use js_sys::{Promise, Reflect};
 use leptos::prelude::document;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -18,23 +19,6 @@ use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 /// Empty space around the figure and the caption line's height, in CSS pixels.
 const PAD: f64 = 14.0;
 const CAPTION: f64 = 30.0;
-
-fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn number(target: &JsValue, key: &str) -> f64 {
-    get(target, key).as_f64().unwrap_or(0.0)
-}
-
-/// `target.method(args…)`, undefined if there is no such method or it throws.
-fn call(target: &JsValue, method: &str, args: &[&JsValue]) -> JsValue {
-    let Ok(function) = get(target, method).dyn_into::<Function>() else { return JsValue::UNDEFINED };
-    let undefined = JsValue::UNDEFINED;
-    let arg = |i: usize| args.get(i).copied().unwrap_or(&undefined);
-    let result = if args.len() > 1 { function.call2(target, arg(0), arg(1)) } else { function.call1(target, arg(0)) };
-    result.unwrap_or(JsValue::UNDEFINED)
-}
 
 /// A box in CSS pixels of the viewport.
 #[derive(Debug, Clone, Copy, Default)]

@@ -1,9 +1,27 @@
 //! The sheet of keyboard shortcuts: every key the page answers to, and what it does.
 
+use crate::ui::dialog::Dialog;
 use leptos::prelude::*;
 
+/// Whether the shortcuts dialog is open: the key ? and the header's button set it.
+#[derive(Clone, Copy)]
+pub struct ShortcutsOpen(pub RwSignal<bool>);
+
+/// The dialog with the sheet, for the page's [`ShortcutsOpen`]: in the release build both come
+/// with the last part (on its way from the first visit), not with the page's frame.
+#[component]
+pub fn ShortcutsDialog() -> impl IntoView {
+    let ShortcutsOpen(help) = expect_context::<ShortcutsOpen>();
+    view! {
+        <Dialog open=help close=Callback::new(move |_| help.set(false))
+            title=Signal::derive(|| "Keyboard shortcuts".to_string()) id="shortcuts-dialog">
+            <ShortcutSheet />
+        </Dialog>
+    }
+}
+
 /// Every shortcut of the page, as the sheet lists them: (keys, what they do).
-pub const SHORTCUTS: [(&str, &str); 9] = [
+pub const SHORTCUTS: [(&str, &str); 10] = [
     ("Space", "play or pause the rotation lab, while it is on screen (elsewhere Space scrolls)"),
     ("← →", "move the query position m by one token"),
     ("Shift + ← →", "move the key position n by one token"),
@@ -12,7 +30,8 @@ pub const SHORTCUTS: [(&str, &str); 9] = [
     ("P", "presenter mode: large type, thick lines"),
     ("?", "this sheet"),
     ("Tab, Shift + Tab", "go from control to control; on a slider ← → or ↑ ↓ step it, Page Up / Down by more"),
-    ("Esc", "close a dialog"),
+    ("Esc", "close a dialog; during a lesson, leave it and keep the view"),
+    ("Page Down, Page Up", "during a lesson (a presentation clicker sends them): the next and the previous step"),
 ];
 
 /// The shortcuts sheet's content, in the dialog the header's

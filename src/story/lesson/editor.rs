@@ -4,25 +4,26 @@
 //! (localStorage) until the teacher clears them, so a reload or a closed panel loses nothing.
 
 use super::{Lessons, Playing};
+use crate::dom::js::{call, get};
 use crate::dom::page;
 use crate::lab::Lab;
 use crate::state::lesson::{Lesson, Step};
 use crate::state::query::encode;
 use crate::story;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Where the steps are kept between visits.
 const STORAGE_KEY: &str = "rope-lab-lesson";
 
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
+fn storage() -> JsValue {
+    get(&window(), "localStorage")
 }
 
 /// The lesson kept from before, or an empty one.
 fn kept() -> Lesson {
-    storage()
-        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+    call(&storage(), "getItem", &[&JsValue::from_str(STORAGE_KEY)])
+        .as_string()
         .and_then(|text| Lesson::parse(&text).ok())
         .unwrap_or_else(|| Lesson { title: "My lesson".to_string(), steps: Vec::new() })
 }
@@ -52,9 +53,7 @@ pub fn Editor() -> impl IntoView {
     // Kept on every change; a step without a caption still has its chapter's title.
     Effect::new(move |_| {
         let text = lesson.with(Lesson::to_json);
-        if let Some(storage) = storage() {
-            let _ = storage.set_item(STORAGE_KEY, &text);
-        }
+        call(&storage(), "setItem", &[&JsValue::from_str(STORAGE_KEY), &JsValue::from_str(&text)]);
     });
     let add_view = move || {
         let query = lab.state.with_untracked(|s| s.to_query());

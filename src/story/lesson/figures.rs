@@ -55,7 +55,7 @@ pub fn bring_on_screen(chapter: String) {
         }
         if let Some(by) = offset(&chapter) {
             if by.abs() > 2.0 {
-                window().scroll_by_with_x_and_y(0.0, by);
+                crate::dom::js::call(&window(), "scrollBy", &[&0.into(), &by.into()]);
             }
         }
         set_timeout(move || settle(chapter, ticket, moved, listeners, tries - 1), Duration::from_millis(100));

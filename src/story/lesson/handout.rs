@@ -4,11 +4,12 @@
 
 use super::figures::key_figure;
 use super::player::Stepper;
+use crate::dom::js::{call, number, set};
 use crate::dom::page;
 use leptos::html::Section;
 use leptos::portal::Portal;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Waits `ms` milliseconds without holding the page.
 async fn pause(ms: i32) {
@@ -46,10 +47,11 @@ fn copy_of(figure: &web_sys::Element) -> Option<web_sys::Element> {
         let picture = document().create_element("img").ok()?;
         let _ = picture.set_attribute("src", &drawn.to_data_url().unwrap_or_default());
         let _ = picture.set_attribute("alt", "");
-        let _ = picture.set_attribute("class", &format!("{} handout-picture", drawn.class_name()));
-        let _ = picture.set_attribute("width", &drawn.client_width().to_string());
-        let _ = picture.set_attribute("height", &drawn.client_height().to_string());
-        let _ = blank.dyn_into::<web_sys::Element>().map(|blank| blank.replace_with_with_node_1(&picture));
+        let class = drawn.get_attribute("class").unwrap_or_default();
+        let _ = picture.set_attribute("class", &format!("{class} handout-picture"));
+        let _ = picture.set_attribute("width", &number(&drawn, "clientWidth").to_string());
+        let _ = picture.set_attribute("height", &number(&drawn, "clientHeight").to_string());
+        call(&blank, "replaceWith", &[&picture]);
     }
     for attribute in ["id", "data-testid"] {
         if let Ok(marked) = copy.query_selector_all(&format!("[{attribute}]")) {
@@ -67,16 +69,16 @@ fn copy_of(figure: &web_sys::Element) -> Option<web_sys::Element> {
 /// One step of the handout: its number and caption, its figure, its link.
 fn step_entry(number: usize, caption: &str, link: &str, figure: Option<web_sys::Element>) -> Option<web_sys::Element> {
     let entry = document().create_element("article").ok()?;
-    entry.set_class_name("handout-step");
+    let _ = entry.set_attribute("class", "handout-step");
     let heading = document().create_element("h2").ok()?;
-    heading.set_text_content(Some(&format!("Step {number}. {caption}")));
+    set(&heading, "textContent", &JsValue::from_str(&format!("Step {number}. {caption}")));
     entry.append_child(&heading).ok()?;
     if let Some(figure) = figure {
         entry.append_child(&figure).ok()?;
     }
     let line = document().create_element("p").ok()?;
-    line.set_class_name("handout-link");
-    line.set_text_content(Some(link));
+    let _ = line.set_attribute("class", "handout-link");
+    set(&line, "textContent", &JsValue::from_str(link));
     entry.append_child(&line).ok()?;
     Some(entry)
 }
@@ -95,7 +97,7 @@ pub fn Handout(stepper: Stepper) -> impl IntoView {
         leptos::task::spawn_local(async move {
             sheet.set_inner_html("");
             if let Ok(title) = document().create_element("h1") {
-                title.set_text_content(Some(&lesson.title));
+                set(&title, "textContent", &JsValue::from_str(&lesson.title));
                 let _ = sheet.append_child(&title);
             }
             for (i, step) in lesson.steps.iter().enumerate() {
@@ -112,7 +114,7 @@ pub fn Handout(stepper: Stepper) -> impl IntoView {
             stepper.go(was_at, true);
             busy.set(false);
             page::set_document_flag("data-handout", true);
-            let _ = window().print();
+            call(&window(), "print", &[]);
         });
     };
     view! {

@@ -8,6 +8,7 @@
 use super::figures::bring_on_screen;
 use super::handout::Handout;
 use super::{Lessons, Playing};
+use crate::dom::js::{call, get, number};
 use crate::dom::keys::{typing_in, within};
 use crate::dom::page::{replace_address, set_document_flag, set_url_tail, with_tail};
 use crate::lab::Lab;
@@ -15,7 +16,8 @@ use crate::state::lesson::{step_index, Lesson, LessonSource, Step};
 use crate::state::query::{encode, parse_pairs};
 use crate::state::{LabState, Notice};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
 /// The lesson playing, and where: shared with the handout, which walks the steps.
 #[derive(Clone, Copy)]
@@ -94,19 +96,20 @@ fn give_up(lab: Lab, lessons: Lessons, message: String) {
 /// Reads a lesson file beside the page: its text, or why not.
 async fn fetch_lesson(path: &str) -> Result<Lesson, String> {
     let cannot = |why: String| format!("the lesson file '{path}' could not be read: {why}; showing the page without a lesson");
-    let response =
-        wasm_bindgen_futures::JsFuture::from(window().fetch_with_str(path)).await.map_err(|_| cannot("the network refused it".into()))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| cannot("no response".into()))?;
-    if !response.ok() {
-        return Err(cannot(format!("the server answered {} {}", response.status(), response.status_text())));
+    let asked =
+        call(&window(), "fetch", &[&JsValue::from_str(path)]).dyn_into::<js_sys::Promise>().map_err(|_| cannot("no fetch".into()))?;
+    let response = JsFuture::from(asked).await.map_err(|_| cannot("the network refused it".into()))?;
+    if get(&response, "ok").as_bool() != Some(true) {
+        let status = get(&response, "statusText").as_string().unwrap_or_default();
+        return Err(cannot(format!("the server answered {} {status}", number(&response, "status"))));
     }
     // Same origin only: a server's redirect elsewhere is refused.
     let origin = window().location().origin().unwrap_or_default();
-    if !response.url().starts_with(&format!("{origin}/")) {
+    if !get(&response, "url").as_string().unwrap_or_default().starts_with(&format!("{origin}/")) {
         return Err(cannot("it is not on this page's site".into()));
     }
-    let text = response.text().map_err(|_| cannot("no text".into()))?;
-    let text = wasm_bindgen_futures::JsFuture::from(text).await.map_err(|_| cannot("its text did not arrive".into()))?;
+    let text = call(&response, "text", &[]).dyn_into::<js_sys::Promise>().map_err(|_| cannot("no text".into()))?;
+    let text = JsFuture::from(text).await.map_err(|_| cannot("its text did not arrive".into()))?;
     Lesson::parse(&text.as_string().unwrap_or_default())
         .map_err(|why| format!("the lesson file '{path}' is not a lesson: {why}; showing the page without a lesson"))
 }

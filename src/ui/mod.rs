@@ -11,6 +11,7 @@ pub mod embed;
 pub mod export;
 pub mod field;
 pub mod formulas;
+pub mod gif_button;
 pub mod legend;
 pub mod math;
 pub mod reach_bar;

@@ -137,8 +137,16 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // in it; the whole page grows 568.9 -> 606.6 KB, nearly all of it in the parts a reader fetches
 // as they scroll. Budgets: first visit 200 KB, whole page 607 KB; 608 KB with Space playing the
 // lab only while it is on screen (issue 39; first visit 199.0 KB, whole page 607.3 KB).
+// 2026-11-27: issue 39's animated GIFs (the rotation lab, the frequency and the decay charts):
+// the GIF maker (the frame loop, the palette and the gif crate's LZW encoder) is a part of its
+// own, 11.8 KB, fetched only when a GIF is first asked for; the buttons, their progress and each
+// chart's frames from a copy of the state sit in the rotation and analysis parts (3 KB); and the
+// splitter, with a fifth part to cut for, spreads the code the parts share over more chunks
+// (each its own gzip stream, with its imports and exports): 10 KB more there. The frame: the
+// canvas read-back and Blob bindings, the new part's loader and two CSS rules, 0.6 KB (first
+// visit 199.2 -> 199.8 KB). Whole page 607.5 -> 633.2 KB. Budget: whole page 634 KB.
 const FIRST_VISIT_BUDGET = 200 * 1024;
-const WHOLE_PAGE_BUDGET = 608 * 1024;
+const WHOLE_PAGE_BUDGET = 634 * 1024;
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -192,6 +200,11 @@ if (folder) {
   // The first chapter (order) is in the frame itself: its embed needs the frame and the loader.
   console.log(`budget: an embed of the frame's own chapter:  ${kb(frameBytes + loaderBytes).padStart(9)}`);
   for (const [part, files] of needs) {
+    if (part === 'gif') {
+      // Not a chapter: the GIF maker, fetched when a GIF button is first pressed.
+      console.log(`budget: the GIF maker, on the first GIF:        +${kb(bytesOf(files.filter((f) => f.startsWith('split_'))))} (and what it shares with the chapters)`);
+      continue;
+    }
     console.log(`budget: an embed from the ${part.padEnd(9)} part: ${kb(frameBytes + loaderBytes + bytesOf(files)).padStart(9)} (${files.length} files of its own)`);
   }
   console.log(`budget: a reader scrolling to the second chapter: ${kb(firstVisit + bytesOf(needs.get('opening')))} (the opening part added)`);

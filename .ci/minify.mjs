@@ -18,9 +18,8 @@ const files = [];
 for (const name of readdirSync(staging)) {
   const path = join(staging, name);
   if (statSync(path).isDirectory() && name.startsWith('split-')) {
-    // The parts' loader stays as wasm-split wrote it: e2e/budget.mjs reads which files each
-    // part needs from its text (minified, it is 0.5 KB smaller).
-    for (const inner of readdirSync(path)) if (inner !== '__wasm_split.js') files.push(join(path, inner));
+    // The parts' loader too: which files each part needs is in parts.json (.ci/split.mjs).
+    for (const inner of readdirSync(path)) files.push(join(path, inner));
   } else {
     files.push(path);
   }

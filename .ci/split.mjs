@@ -62,6 +62,20 @@ const loader = readFileSync(join(work, 'cut', '__wasm_split.js'), 'utf8');
 const fromLoader = `from "./${name}.js"`;
 if (!loader.includes(fromLoader)) throw new Error('split: the loader does not import the glue as expected');
 writeFileSync(join(staging, parts, '__wasm_split.js'), loader.replaceAll(fromLoader, `from "../${name}.js"`));
+// Which files each part needs, as the loader says (`const __chunk_7 = makeLoad(() => { ...
+// "./chunk_7.wasm" ... }, [])` and `export const __wasm_split_load_<part>_<hash> =
+// wrapAsyncCb(makeLoad(() => { ... "./split_<part>_<hash>.wasm" ... }, [__chunk_6, ...]))`),
+// written down for e2e/budget.mjs and the offline cache before the loader is minified.
+const fileOf = new Map();
+for (const [, variable, file] of loader.matchAll(/const (__chunk_\d+) = makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/([\w.]+\.wasm)"/g)) {
+  fileOf.set(variable, file);
+}
+const needs = {};
+for (const [, part, file, deps] of loader.matchAll(/__wasm_split_load_([a-z]+)_\d+ = wrapAsyncCb\(makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/([\w.]+\.wasm)"[\s\S]*?\n\s*,\s*\[([^\]]*)\]\)\)/g)) {
+  needs[part] = [file, ...deps.split(',').map((d) => d.trim()).filter(Boolean).map((d) => fileOf.get(d))];
+}
+if (!needs.opening || Object.values(needs).flat().some((f) => !f)) throw new Error('split: could not read which files each part needs from the loader');
+writeFileSync(join(staging, parts, 'parts.json'), JSON.stringify(needs, null, 1));
 const bound = readFileSync(join(work, 'bound', `${name}.js`), 'utf8');
 // Only the import statements move: the import object keeps the module name the wasm asks for.
 const statement = /^(import \* as \w+ from )"\.\/__wasm_split\.js"/gm;

@@ -7,6 +7,7 @@ mod decay;
 pub mod envelope;
 pub mod format;
 mod frequencies;
+pub mod gif;
 mod heatmap;
 mod legend;
 pub mod painter;

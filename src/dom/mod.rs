@@ -6,6 +6,7 @@
 pub mod animation;
 pub mod backend;
 pub mod canvas;
+pub mod gif;
 pub mod indexed;
 pub mod js;
 pub mod keys;

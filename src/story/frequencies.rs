@@ -7,13 +7,14 @@ use crate::dom::canvas::use_canvas_chart;
 use crate::dom::indexed::indexed;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{choices_around, turns_within, wavelength, ScalingMethod};
+use crate::rope::{choices_around, frequencies, turns_within, wavelength, RopeParams, ScalingMethod};
 use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
 use crate::ui::controls::NumberField;
 use crate::ui::export::{base_and_dim, csv_text, ExportButtons};
 use crate::ui::formulas::{self, Formula};
+use crate::ui::gif_button::GifButton;
 use crate::ui::legend::ChartLegend;
 use crate::ui::readout::Readout;
 use crate::ui::slider::Slider;
@@ -77,13 +78,28 @@ pub fn FrequenciesWidget() -> impl IntoView {
         }
     };
     let canvas = NodeRef::<Canvas>::new();
-    use_canvas_chart(
+    let canvas_size = use_canvas_chart(
         canvas,
         move || (chart.get(), style.get()),
         |area, (chart, style), ratio| {
             let _ = draw_frequencies(area, chart, &style.with_scale(ratio));
         },
     );
+    // The GIF: this chart as the base sweeps 10² to 10⁶ and back, the rest of the state as it is.
+    let gif = Callback::new(move |()| {
+        let (dim, scaling, context, plane) = lab.state.with_untracked(|s| (s.dim, s.scaling_params(), s.orig as f64, s.plane));
+        let style = style.get_untracked().with_scale(1.0);
+        super::sweep::base_sweep_animation(
+            "frequencies and wavelengths",
+            dim,
+            canvas_size.get_untracked(),
+            style,
+            Box::new(move |base, area| {
+                let inv_freq = RopeParams::new(base, dim).and_then(|p| frequencies(p, &scaling)).map(|f| f.inv_freq).unwrap_or_default();
+                let _ = draw_frequencies(area, &FrequencyChart { inv_freq, context, selected: Some(plane) }, &style);
+            }),
+        )
+    });
     // The table's rows follow the state only while the table is in view (a base or dimension
     // step rebuilds every row): out of view the memo holds its rows and wakes nobody.
     let table = NodeRef::<leptos::html::Div>::new();
@@ -186,9 +202,12 @@ pub fn FrequenciesWidget() -> impl IntoView {
                 <Readout testid="slowest-wavelength" label="slowest wavelength (tokens)" value=slowest
                     hint=slowest_hint />
             </div>
-            <ExportButtons name="frequencies" figure=".frequency-chart, .frequency-chart + .chart-legend" csv=Callback::new(move |()| csv())
-                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
-                    "Wavelength and frequency of each plane, context {} tokens, {}", s.orig, base_and_dim(s.base, s.dim)))) />
+            <div class="exports">
+                <ExportButtons name="frequencies" figure=".frequency-chart, .frequency-chart + .chart-legend" csv=Callback::new(move |()| csv())
+                    caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                        "Wavelength and frequency of each plane, context {} tokens, {}", s.orig, base_and_dim(s.base, s.dim)))) />
+                <GifButton name="frequencies" animation=gif />
+            </div>
             <div class="period-table" tabindex="0" role="region" aria-label="period table" node_ref=table on:scroll=on_scroll>
                 <table>
                     <caption class="visually-hidden">"Each plane's frequency, wavelength and turns within the context"</caption>

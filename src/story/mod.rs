@@ -20,6 +20,7 @@ pub mod references;
 pub mod rope2d;
 pub mod scaling;
 pub mod scores;
+mod sweep;
 
 use crate::lab::FullPage;
 use leptos::html::Section;

@@ -12,6 +12,7 @@ pub mod export;
 pub mod field;
 pub mod figure_png;
 pub mod formulas;
+pub mod gif_button;
 pub mod legend;
 pub mod math;
 pub mod reach_bar;

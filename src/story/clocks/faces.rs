@@ -6,7 +6,7 @@
 
 use crate::charts::{clock_grid_magnified, draw_clock_faces, paint_clock_hands, ChartStyle, ClockFace, ClockGrid};
 use crate::dom::canvas::{pointer_offset, use_canvas_frames, use_sized_canvas_chart, CanvasPainter};
-use crate::dom::size::{use_element_size, use_in_view, while_in_view};
+use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
 use crate::state::Change;
 use leptos::ev;
@@ -21,11 +21,12 @@ pub fn ClockFaces(
     /// The longest pair of q or k: hands are drawn relative to it.
     longest: Memo<f64>,
     selected: Memo<usize>,
+    /// The faces' box, and its size (the chapter's GIF takes it).
+    container: NodeRef<Div>,
+    size: ReadSignal<(f64, f64)>,
 ) -> impl IntoView {
     let lab = use_lab();
     let style = use_chart_style();
-    let container = NodeRef::<Div>::new();
-    let size = use_element_size(container);
     // The faces' rows follow the state only near the screen: a step of d that changes the
     // number of rows rebuilds them, two canvases each, which just below the heatmap (where the
     // browser keeps this chapter rendered) cost every step of d. The description follows always.

@@ -4,12 +4,14 @@
 //! vectors themselves.
 
 mod faces;
+mod gif;
 mod plane_detail;
 
 use crate::charts::format::short_number;
 use crate::charts::{draw_contributions, ClockFace};
 use crate::dom::animation::{prefers_reduced_motion, use_animation_frames};
 use crate::dom::canvas::use_canvas_chart;
+use crate::dom::size::use_element_size;
 use crate::lab::{use_chart_style, use_lab};
 use crate::rope::{first_to_turn, wavelength};
 use crate::state::param;
@@ -17,12 +19,13 @@ use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
 use crate::ui::controls::NumberField;
 use crate::ui::export::{base_and_dim, ExportButtons};
+use crate::ui::gif_button::GifButton;
 use crate::ui::score_readouts::ScoreReadouts;
 use crate::ui::slider::Slider;
 use crate::ui::tokens::TokenStrip;
 use crate::ui::vector_editor::VectorEditor;
 use faces::ClockFaces;
-use leptos::html::Canvas;
+use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use plane_detail::PlaneDetail;
 use std::sync::Arc;
@@ -137,6 +140,8 @@ pub fn ClocksWidget() -> impl IntoView {
     });
 
     let at_start = move || positions.with(|(m, n)| *m == 0 || *n == 0);
+    let faces_box = NodeRef::<Div>::new();
+    let faces_size = use_element_size(faces_box);
 
     view! {
         <WidgetCard id=ID title=TITLE class="clocks-widget">
@@ -183,16 +188,21 @@ pub fn ClocksWidget() -> impl IntoView {
             <ScoreReadouts />
             <p class="visually-hidden" aria-live="polite">{move || announcement.get()}</p>
 
-            <ClockFaces faces longest selected />
+            <ClockFaces faces longest selected container=faces_box size=faces_size />
             <p class="legend">
                 <span class="legend-q">"● q's hand"</span>
                 <span class="legend-k">"○ k's hand"</span>
                 <span class="legend-arc">"◠ angle between"</span>
                 <span>"λ: tokens per full turn"</span>
             </p>
-            <ExportButtons name="clocks" figure=".clock-layers, .clocks-widget > .legend"
-                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
-                    "Every plane of q and k as a clock, q at m = {}, k at n = {}, {}", s.m, s.n, base_and_dim(s.base, s.dim)))) />
+            <div class="exports">
+                <ExportButtons name="clocks" figure=".clock-layers, .clocks-widget > .legend"
+                    caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                        "Every plane of q and k as a clock, q at m = {}, k at n = {}, {}", s.m, s.n, base_and_dim(s.base, s.dim)))) />
+                <GifButton name="clocks" animation=Callback::new(move |()| {
+                    gif::animation(lab, faces_size.get_untracked(), animate.get_untracked() == Animate::Both, style.get_untracked())
+                }) />
+            </div>
 
             <h3>"Each plane's share of the score"</h3>
             <canvas class="bars-canvas" node_ref=bars_canvas role="img"

@@ -2,7 +2,9 @@
 //! the frequencies in effect, beside what scores actually do, with the values at `r` read out
 //! (`decay-bound`) and other bases overlaid for comparison.
 
+mod curves;
 mod envelope;
+mod gif;
 mod lines;
 mod sampling;
 
@@ -12,21 +14,23 @@ use crate::dom::canvas::use_canvas_chart;
 use crate::dom::settle::Settle;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{abel_factor, cosine_by_distance, mean_cos_by_distance, norm, xpos_mean_cos, Frequencies, RopeParams};
+use crate::rope::{abel_factor, cosine_by_distance, mean_cos_by_distance, norm, xpos_mean_cos};
 use crate::state::{fmt_list, param, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
 use crate::ui::export::{base_and_dim, csv_text, ExportButtons};
 use crate::ui::field::{FieldMessage, FieldStatus};
 use crate::ui::formulas::{self, Formula};
+use crate::ui::gif_button::GifButton;
 use crate::ui::legend::ChartLegend;
 use crate::ui::readout::Readout;
 use crate::ui::slider::Slider;
+use curves::{chart_at, CurveInputs};
 use envelope::{Dense, Sources};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use lines::DecayLines;
-use sampling::{bound_curve, distances, SAMPLES};
+use sampling::{distances, SAMPLES};
 use std::sync::Arc;
 
 /// The chapter's id (`embed=decay`, `data-widget`): never changes meaning once published.
@@ -65,27 +69,13 @@ pub fn DecayWidget() -> impl IntoView {
 
     // The curves at `distances` (evenly spaced unless `log`).
     let curves = move |distances: Vec<f64>, log: bool| {
-        let inv_freq = inv_freq.get().unwrap_or_default();
-        let bound = bound_curve(&inv_freq, &distances, log);
-        let compare = compare
-            .get()
-            .into_iter()
-            .filter_map(|base| {
-                let plain = Frequencies::plain(RopeParams::new(base, dim.get()).ok()?);
-                Some((base, bound_curve(&plain.inv_freq, &distances, log)))
-            })
-            .collect();
-        let (score, q_equals_k) = vectors.with(|v| match v {
-            Some(v) => (cosine_by_distance(&v.rotary, &v.q, &v.k, &distances), mean_cos_by_distance(v.rotary.inv_freq(), &distances)),
-            None => (Vec::new(), Vec::new()),
-        });
-        let xpos = xpos.get().map(|scale_base| xpos_mean_cos(&inv_freq, &distances, scale_base)).unwrap_or_default();
-        let unscaled = unscaled
-            .get()
-            .and_then(|scaling| crate::rope::frequencies(RopeParams::new(base.get(), dim.get()).ok()?, &scaling).ok())
-            .map(|f| bound_curve(&f.inv_freq, &distances, log))
-            .unwrap_or_default();
-        DecayChart { distances, bound, compare, unscaled, score, q_equals_k, xpos, cursor: None, log_x: log }
+        let (inv_freq, compare, unscaled) = (inv_freq.get().unwrap_or_default(), compare.get(), unscaled.get());
+        let (base, dim, xpos) = (base.get(), dim.get(), xpos.get());
+        vectors.with(|v| {
+            let vectors = v.as_ref().map(|v| (&v.q[..], &v.k[..], &v.rotary));
+            let inputs = CurveInputs { inv_freq: &inv_freq, base, dim, compare: &compare, vectors, xpos, unscaled: unscaled.as_ref() };
+            chart_at(&inputs, distances, log)
+        })
     };
     let chart = Memo::new(move |_| {
         let (range, log) = (range.get(), log.get());
@@ -182,7 +172,7 @@ pub fn DecayWidget() -> impl IntoView {
     });
     let frame = Memo::new(move |_| visible_chart.with(DecayFrame::of));
     let drawn = RwSignal::new(None::<(DecayPlot, f64)>);
-    use_canvas_chart(
+    let canvas_size = use_canvas_chart(
         canvas,
         move || (frame.get(), style.get()),
         move |area, (frame, style), ratio| {
@@ -325,9 +315,12 @@ pub fn DecayWidget() -> impl IntoView {
                 "xPos, and the original θᵢ the chart overlays when context extension is on, are explained in "
                 <a href="#scaling">"Stretching the context"</a>", the next chapter."
             </p>
-            <ExportButtons name="decay" figure=".decay-plot, .decay-plot + .chart-legend" csv=Callback::new(move |()| csv())
-                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
-                    "Decay with distance: RoFormer's relative bound and scores, r = 0 to {}, {}", range.get_untracked(), base_and_dim(s.base, s.dim)))) />
+            <div class="exports">
+                <ExportButtons name="decay" figure=".decay-plot, .decay-plot + .chart-legend" csv=Callback::new(move |()| csv())
+                    caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
+                        "Decay with distance: RoFormer's relative bound and scores, r = 0 to {}, {}", range.get_untracked(), base_and_dim(s.base, s.dim)))) />
+                <GifButton name="decay" animation=Callback::new(move |()| gif::animation(lab, canvas_size.get_untracked(), style.get_untracked())) />
+            </div>
             <p class="explain">
                 "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "
                 "Sⱼ = Σ_(l<j) e^(i·r·θₗ) adds the unit phasors of the first j planes. By itself it bounds nothing. "

@@ -21,7 +21,7 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>, lessons: crate::story::lesson::
                 "Presenter mode" <span class="key-hint">" (P)"</span>
             </button>
             <button type="button" on:click=copy_link>"Copy link"</button>
-            <button type="button" on:click=move |_| lessons.editing.update(|n| *n += 1)>"Add this view to a lesson"</button>
+            <button type="button" aria-haspopup="dialog" on:click=move |_| lessons.editing.set(1)>"Make a lesson"</button>
             <button type="button" on:click=move |_| lab.reset()>"Reset" <span class="key-hint">" (R)"</span></button>
             <button type="button" aria-haspopup="dialog" on:click=move |_| help.set(true)>"Shortcuts" <span class="key-hint">" (?)"</span></button>
             <span class="copy-status" role="status">{move || status.get()}</span>

@@ -1,4 +1,5 @@
-//! "Add this view to a lesson": a teacher explores, adds each view worth showing with a caption,
+//! "Make a lesson": a teacher explores, adds each view worth showing with a caption ("Add this
+//! view to a lesson", in a panel that stays on screen while they scroll),
 //! and takes the lesson away as a file (`lessons/<name>.json` beside the page, played by
 //! `?lesson=lessons/<name>.json`) or plays it at once. The steps are kept in the browser
 //! (localStorage) until the teacher clears them, so a reload or a closed panel loses nothing.
@@ -66,12 +67,6 @@ pub fn Editor() -> impl IntoView {
         let caption = chapter.map_or("This view".to_string(), |w| w.page_title().to_string());
         lesson.update(|l| l.steps.push(Step { view, caption }));
     };
-    // The header's button adds the view it was pressed on, the first time as every time after.
-    Effect::new(move |_| {
-        if lessons.editing.get() > 0 {
-            add_view();
-        }
-    });
     let download = move |_| {
         let text = lesson.with_untracked(Lesson::to_json);
         let Ok(link) = document().create_element("a") else { return };
@@ -116,9 +111,9 @@ pub fn Editor() -> impl IntoView {
                     </li>
                 }).collect_view()}
             </ol>
-            <p class="explain" hidden=has_steps>"Scroll to a chapter, set it up, then add the view: each view becomes a step."</p>
+            <p class="explain" hidden=has_steps>"Scroll to a chapter, set it up, then add this view: each view becomes a step. This panel stays while you explore."</p>
             <div class="lesson-editor-actions">
-                <button type="button" on:click=move |_| add_view()>"Add this view"</button>
+                <button type="button" on:click=move |_| add_view()>"Add this view to a lesson"</button>
                 <button type="button" disabled=move || count() == 0 on:click=play>"Play it"</button>
                 <button type="button" disabled=move || count() == 0 on:click=download>"Download the lesson file"</button>
                 <button type="button" disabled=move || count() == 0 on:click=move |_| lesson.update(|l| l.steps.clear())>"Clear"</button>

@@ -24,6 +24,10 @@ async fn pause(ms: i32) {
 async fn figure_of(chapter: &str) -> Option<web_sys::Element> {
     let selector = key_figure(chapter).1;
     for _ in 0..50 {
+        // A chapter draws once near the screen (and, split build, arrives then).
+        if let Some(section) = document().get_element_by_id(chapter) {
+            section.scroll_into_view();
+        }
         let section = document().get_element_by_id(chapter).filter(|s| !s.class_list().contains("widget-loading"));
         if let Some(figure) = section.and_then(|s| s.query_selector(selector).ok().flatten()) {
             figure.scroll_into_view();
@@ -93,6 +97,7 @@ pub fn Handout(stepper: Stepper) -> impl IntoView {
     let build = move |_| {
         let (Some(sheet), Some(lesson)) = (sheet.get_untracked(), stepper.lesson.get_untracked()) else { return };
         busy.set(true);
+        crate::story::fetch_all();
         let was_at = stepper.index.get_untracked();
         leptos::task::spawn_local(async move {
             sheet.set_inner_html("");

@@ -37,8 +37,7 @@ thread_local! {
 pub struct Lessons {
     /// 0 while no lesson plays; else which lesson of the visit this is (a new one remakes the player).
     pub playing: RwSignal<u32>,
-    /// 0 while the editor is closed; else how many times "Add this view to a lesson" was pressed
-    /// since it opened (the editor adds the view on screen each time).
+    /// Whether the lesson editor is open (not 0): the header's "Make a lesson" opens it.
     pub editing: RwSignal<u32>,
 }
 

@@ -1,0 +1,286 @@
+// Lessons (issue 39): the built-in lesson walked with a clicker's PageDown to its end and PageUp
+// back, each step's point on screen at 1280x720 in presenter mode with its caption; step=k opens
+// what stepping to k shows; Escape leaves with the view; a teacher's lesson file, a broken one
+// and one that is not there; "Add this view to a lesson"; the printed handout. The lesson part
+// is fetched only when a lesson is asked for.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { test, expect, m, n } from './fixtures.mjs';
+
+const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+mkdirSync(screenshots, { recursive: true });
+
+// The README's lesson table, read from the README (what a teacher is told each step shows).
+const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+const STEPS = [...readme.matchAll(/^\| (\d+) \| [^|]+ \| \[`\?lesson=intro&present=1&step=\d+`\]\([^)]*\) \| `([^`]+)` \| (.+) \|$/gm)]
+  .map(([, k, view, point]) => ({ k: Number(k), view, chapter: view.split('#')[1], point }));
+
+// Where each chapter makes its point: what a step on it must show whole, above the lesson bar.
+const POINT = {
+  order: '.outputs-table',
+  counting: '.code-columns',
+  'pe-rotation': '.pe-dials',
+  'add-or-rotate': '.add-rotate-grid',
+  heatmap: '.heatmap-layers',
+  clocks: '.clock-layers',
+  frequencies: 'canvas.chart',
+  decay: '.decay-plot',
+  layouts: '.listings',
+  scaling: '.wavelength-figure',
+  rope2d: '.patch-figures',
+  precision: '[data-testid=position-in-format]',
+};
+
+/** Whether two readings agree on every value both have (a chapter not yet arrived has none). */
+function agree(a, b) {
+  return Object.keys(a).every((key) => a[key] === undefined || b[key] === undefined || a[key] === b[key]);
+}
+
+/** The values a step's view sets, as the page shows them. */
+async function shown(page) {
+  return page.evaluate(() => {
+    const out = { query: location.search, hash: location.hash };
+    for (const id of ['score', 'inv-freq', 'q-rot', 'k-rot', 'attention-factor']) {
+      out[id] = document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-value');
+    }
+    for (const id of ['m-slider', 'n-slider', 'base-slider', 'dim-slider']) out[id] = document.getElementById(id)?.value;
+    return out;
+  });
+}
+
+/** Waits until the point of `chapter` sits whole above the lesson bar (or, taller than the room,
+ * starts on screen), with the caption on screen too. */
+async function expectPointOnScreen(page, chapter) {
+  const point = page.locator(`[id="${chapter}"] ${POINT[chapter]}`).first();
+  await expect(point).toBeVisible();
+  await expect
+    .poll(async () => {
+      const [box, bar, height] = await Promise.all([
+        point.boundingBox(),
+        page.locator('.lesson-bar').boundingBox(),
+        page.evaluate(() => innerHeight),
+      ]);
+      if (!box || !bar) return 'not laid out';
+      const room = bar.y;
+      if (bar.y + bar.height > height + 1) return `bar below the screen (${bar.y} + ${bar.height})`;
+      if (box.height <= room) return box.y >= -1 && box.y + box.height <= room + 1 ? 'ok' : `at ${box.y}..${box.y + box.height} of ${room}`;
+      return box.y >= -1 && box.y < room / 3 ? 'ok' : `tall, top at ${box.y}`;
+    }, { message: `${chapter}'s point above the lesson bar`, timeout: 6000 })
+    .toBe('ok');
+}
+
+test('the README lists the fifteen steps of the built-in lesson', () => {
+  expect(STEPS.map((s) => s.k)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+  for (const step of STEPS) expect(POINT[step.chapter], step.view).toBeTruthy();
+});
+
+test('a clicker walks the built-in lesson to its end and back; each step shows its point; step=k opens the same view', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const lessonPart = [];
+  page.on('request', (r) => r.url().includes('split_lesson') && lessonPart.push(r.url()));
+  await page.goto('/?lesson=intro&present=1');
+  const stepTag = page.getByTestId('lesson-step');
+  await expect(stepTag).toHaveAttribute('data-value', '1/15');
+  expect(lessonPart.length).toBe(1);
+  const forward = [];
+  for (const step of STEPS) {
+    if (step.k > 1) await page.keyboard.press('PageDown');
+    await expect(stepTag).toHaveAttribute('data-value', `${step.k}/15`);
+    await expect(page.getByTestId('lesson-caption')).not.toBeEmpty();
+    await expect(page).toHaveURL(new RegExp(`lesson=intro&step=${step.k}#${step.chapter}$`));
+    await expectPointOnScreen(page, step.chapter);
+    // The view's own settings are in effect (m and n where the view sets them).
+    const params = new URLSearchParams(step.view.split('#')[0]);
+    if (params.has('m')) expect(await m(page)).toBe(Number(params.get('m')));
+    if (params.has('n')) expect(await n(page)).toBe(Number(params.get('n')));
+    forward.push(await shown(page));
+  }
+  // Past the end, nothing moves.
+  await page.keyboard.press('PageDown');
+  await expect(stepTag).toHaveAttribute('data-value', '15/15');
+  await expect(page.locator('.lesson-next')).toBeDisabled();
+  // Back to the start: each step exactly as it was.
+  for (let k = 14; k >= 1; k--) {
+    await page.keyboard.press('PageUp');
+    await expect(stepTag).toHaveAttribute('data-value', `${k}/15`);
+    await expect.poll(async () => agree(await shown(page), forward[k - 1])).toBe(true);
+    expect((await shown(page)).query).toBe(forward[k - 1].query);
+  }
+  await expect(page.locator('.lesson-back')).toBeDisabled();
+  // The on-screen buttons step too.
+  await page.locator('.lesson-next').click();
+  await expect(stepTag).toHaveAttribute('data-value', '2/15');
+  await page.locator('.lesson-back').click();
+  await expect(stepTag).toHaveAttribute('data-value', '1/15');
+  // step=k opens what stepping to k showed (a sample: the two clocks steps, scaling, precision).
+  for (const k of [8, 9, 13, 15]) {
+    await page.goto(`/?lesson=intro&present=1&step=${k}`);
+    await expect(stepTag).toHaveAttribute('data-value', `${k}/15`);
+    await expectPointOnScreen(page, STEPS[k - 1].chapter);
+    await expect.poll(async () => agree(await shown(page), forward[k - 1])).toBe(true);
+    expect((await shown(page)).query).toBe(forward[k - 1].query);
+  }
+});
+
+test('lesson mode at 1280x720 and 1920x1080, light and dark', async ({ page }) => {
+  test.setTimeout(120_000);
+  for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+    for (const theme of ['light', 'dark']) {
+      await page.setViewportSize({ width, height });
+      for (const k of [1, 7, 8, 11]) {
+        await page.goto(`/?lesson=intro&present=1&theme=${theme}&step=${k}`);
+        await expectPointOnScreen(page, STEPS[k - 1].chapter);
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: `${screenshots}lesson-${width}x${height}-${theme}-step${k}.png` });
+      }
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      expect(overflow, 'horizontal overflow').toBeLessThanOrEqual(0);
+    }
+  }
+});
+
+test('Escape leaves the lesson and keeps the view; the other keys work as before', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?lesson=intro&step=8');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '8/15');
+  // ] moves both tokens during a lesson, as anywhere.
+  await page.keyboard.press(']');
+  await expect.poll(() => m(page)).toBe(4);
+  await page.keyboard.press('Escape');
+  await expect(page.locator('.lesson-bar')).toHaveCount(0);
+  await expect(page).toHaveURL(/\?dim=8&m=4(&n=2)?#clocks$/);
+  expect(await m(page)).toBe(4);
+  expect(await n(page)).toBe(2);
+  await expect(page.locator('#parameters')).toBeVisible();
+  // PageDown scrolls the page again.
+  const before = await page.evaluate(() => scrollY);
+  await page.keyboard.press('PageDown');
+  await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(before);
+});
+
+test('a normal visit does not fetch the lesson part', async ({ page }) => {
+  const lessonPart = [];
+  page.on('request', (r) => r.url().includes('split_lesson') && lessonPart.push(r.url()));
+  await page.goto('/');
+  await expect(page.getByTestId('dog-output-gap')).toHaveAttribute('data-value', /\d/);
+  await page.waitForTimeout(1500);
+  expect(lessonPart).toEqual([]);
+});
+
+test("a teacher's lesson file plays; a broken one and a missing one say what is wrong and the page works", async ({ page, browser }) => {
+  const lesson = {
+    title: 'Two clocks',
+    steps: [
+      { view: '?dim=8&m=3&n=1#clocks', caption: 'First: m = 3, n = 1.' },
+      { view: '?dim=8&m=13&n=11#clocks', caption: 'Both moved by 10.' },
+      { view: '?base=500000#frequencies', caption: 'Llama 3 base.' },
+    ],
+  };
+  await page.route('**/lessons/mine.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(lesson) }));
+  await page.route('**/lessons/broken.json', (route) =>
+    route.fulfill({ contentType: 'application/json', body: JSON.stringify({ title: 'x', steps: [lesson.steps[0], { view: '#decay' }] }) }));
+  await page.goto('/?lesson=lessons/mine.json&step=2');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '2/3');
+  await expect(page.getByTestId('lesson-caption')).toHaveText('Both moved by 10.');
+  expect(await m(page)).toBe(13);
+  await page.keyboard.press('PageDown');
+  await expect(page.getByTestId('lesson-caption')).toHaveText('Llama 3 base.');
+  await expect(page).toHaveURL(/\?base=500000&lesson=lessons%2Fmine.json&step=3#frequencies$/);
+
+  await page.goto('/?lesson=lessons/broken.json&m=5');
+  const notice = page.getByTestId('notice');
+  await expect(notice).toContainText('step 2');
+  await expect(notice).toContainText('"caption" is missing');
+  await expect(page.locator('.lesson-bar')).toHaveCount(0);
+  expect(await m(page)).toBe(5);
+  await expect(page.getByTestId('dog-output-gap')).toHaveAttribute('data-value', /\d/);
+
+  // A file that is not there: the browser itself reports the 404, and nothing else is wrong.
+  const other = await browser.newPage();
+  const problems = [];
+  other.on('console', (message) => ['error', 'warning'].includes(message.type()) && problems.push(message.text()));
+  other.on('pageerror', (error) => problems.push(error.message));
+  await other.goto(new URL('/?lesson=lessons/none.json', page.url()).href);
+  await expect(other.getByTestId('notice')).toContainText('404');
+  await expect(other.locator('.lesson-bar')).toHaveCount(0);
+  expect(problems).toEqual(['Failed to load resource: the server responded with a status of 404 (Not Found)']);
+  await other.close();
+
+  await page.goto('/?lesson=https://example.org/x.json');
+  await expect(page.getByTestId('notice')).toContainText('relative');
+  await expect(page.locator('.lesson-bar')).toHaveCount(0);
+});
+
+test('"Make a lesson": "Add this view to a lesson" collects views into a lesson file that plays', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/?dim=8&m=3&n=1');
+  await page.getByRole('button', { name: 'Make a lesson' }).click();
+  const editor = page.getByTestId('lesson-editor');
+  await expect(editor).toBeVisible();
+  const add = editor.getByRole('button', { name: 'Add this view to a lesson' });
+  const goTo = async (id) => {
+    await page.evaluate((id) => document.getElementById(id).scrollIntoView(), id);
+    await expect(page.locator(`[id="${id}"]:not(.widget-loading)`)).toBeAttached();
+    await page.evaluate((id) => document.getElementById(id).scrollIntoView(), id);
+  };
+  await goTo('clocks');
+  await add.click();
+  await expect(editor.locator('.lesson-editor-view')).toHaveText(['?dim=8&m=3&n=1#clocks']);
+  await editor.getByLabel('Caption of step 1').fill('Clocks at m = 3');
+  await editor.getByLabel('Caption of step 1').blur();
+  await goTo('decay');
+  await add.click();
+  await expect(editor.locator('.lesson-editor-view')).toHaveText(['?dim=8&m=3&n=1#clocks', '?dim=8&m=3&n=1#decay']);
+  const download = page.waitForEvent('download');
+  await editor.getByRole('button', { name: 'Download the lesson file' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('mine.json');
+  const saved = JSON.parse(readFileSync(await file.path(), 'utf8'));
+  const decayTitle = await page.locator('#decay-title').textContent();
+  expect(saved.steps).toEqual([
+    { view: '?dim=8&m=3&n=1#clocks', caption: 'Clocks at m = 3' },
+    { view: '?dim=8&m=3&n=1#decay', caption: decayTitle },
+  ]);
+  await expect(editor.locator('.lesson-editor-link')).toContainText('?lesson=lessons%2Fmine.json');
+  // Kept across a reload; played at once.
+  await page.reload();
+  await page.getByRole('button', { name: 'Make a lesson' }).click();
+  await expect(page.getByTestId('lesson-editor').locator('.lesson-editor-view')).toHaveCount(2);
+  await page.getByTestId('lesson-editor').getByRole('button', { name: 'Play it' }).click();
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '1/2');
+  await expect(page.getByTestId('lesson-caption')).toHaveText('Clocks at m = 3');
+  await page.keyboard.press('PageDown');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '2/2');
+  await expectPointOnScreen(page, 'decay');
+});
+
+test('a lesson prints as a handout: every step with its caption, its figure and its link', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?lesson=intro&step=3');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/15');
+  await page.evaluate(() => { window.print = () => { window.printed = true; }; });
+  await page.getByRole('button', { name: 'Print handout' }).click();
+  await expect.poll(() => page.evaluate(() => window.printed === true), { timeout: 90_000 }).toBe(true);
+  // Back where the teacher was.
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/15');
+  const entries = page.locator('.lesson-handout .handout-step');
+  await expect(entries).toHaveCount(15);
+  for (const [i, step] of STEPS.entries()) {
+    await expect(entries.nth(i).locator('h2')).toContainText(`Step ${i + 1}.`);
+    await expect(entries.nth(i).locator('.handout-link')).toHaveText(new RegExp(`${step.view.replace(/[?.*+^$()|[\]\\]/g, '\\$&')}$`));
+  }
+  // Canvas figures come as pictures of what they showed (the heatmap, the clocks, decay).
+  for (const i of [6, 7, 10]) {
+    const picture = entries.nth(i).locator('img.handout-picture').first();
+    await expect(picture).toHaveAttribute('src', /^data:image\/png;base64,/);
+  }
+  // No copy keeps an id or a test id of the page's.
+  expect(await page.locator('.lesson-handout [id], .lesson-handout [data-testid]').count()).toBe(0);
+  await page.emulateMedia({ media: 'print' });
+  await page.evaluate(() => document.documentElement.setAttribute('data-handout', ''));
+  await page.screenshot({ path: `${screenshots}lesson-handout-print.png`, fullPage: false });
+  await expect(page.locator('#main')).toBeHidden();
+  await expect(entries.first()).toBeVisible();
+});

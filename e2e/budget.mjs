@@ -137,8 +137,16 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // in it; the whole page grows 568.9 -> 606.6 KB, nearly all of it in the parts a reader fetches
 // as they scroll. Budgets: first visit 200 KB, whole page 607 KB; 608 KB with Space playing the
 // lab only while it is on screen (issue 39; first visit 199.0 KB, whole page 607.3 KB).
+// 2026-11-27: issue 39, a classroom without network: the boot script registers the offline
+// worker once the page is idle (0.1 KB of the first visit), index.html links the web app manifest
+// and the theme colours (0.1 KB), and the worker itself (service-worker.js, the list of the
+// build's files with their SHA-256s, 2.3 KB of the 31 files' hashes) is fetched once the page is
+// idle, then fetches every part: it counts in the whole page, not in the first visit. First
+// visit 199.4 KB, whole page 610.1 KB. Budget: whole page 611 KB.
 const FIRST_VISIT_BUDGET = 200 * 1024;
-const WHOLE_PAGE_BUDGET = 608 * 1024;
+const WHOLE_PAGE_BUDGET = 611 * 1024;
+// Fetched once the page is idle (the first visit is over); it then stores the whole page.
+const WORKER = 'service-worker.js';
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -155,6 +163,8 @@ function sizes(dir) {
 const sum = (entries) => entries.reduce((total, e) => total + e.gzip, 0);
 
 const frame = sizes(dist);
+const worker = frame.get(WORKER);
+frame.delete(WORKER);
 if (![...frame.keys()].some((name) => name.endsWith('.wasm'))) {
   console.error('budget: no .wasm in dist/; run `make build` first');
   process.exit(1);
@@ -165,7 +175,8 @@ for (const [name, s] of [...frame].sort((a, b) => b[1].gzip - a[1].gzip)) {
 const frameBytes = sum([...frame.values()]);
 const folder = readdirSync(dist).find((name) => name.startsWith('split-'));
 let firstVisit = frameBytes;
-let whole = frameBytes;
+let whole = frameBytes + (worker?.gzip ?? 0);
+if (worker) console.log(`budget: ${WORKER}, fetched once the page is idle: ${kb(worker.gzip)} gzipped (counted in the whole page)`);
 if (folder) {
   // Which files each part needs, as the loader wasm-split wrote says: `const __chunk_7 =
   // makeLoad(() => { ... "./chunk_7.wasm" ... }, [])` and `export const
@@ -187,7 +198,7 @@ if (folder) {
   const loaderBytes = parts.get('__wasm_split.js').gzip;
   const bytesOf = (files) => sum(files.map((f) => parts.get(f)));
   firstVisit = frameBytes + loaderBytes;
-  whole = frameBytes + sum([...parts.values()]);
+  whole += sum([...parts.values()]);
   console.log(`budget: ${folder}/: ${parts.size} files, ${kb(sum([...parts.values()]))} gzipped`);
   // The first chapter (order) is in the frame itself: its embed needs the frame and the loader.
   console.log(`budget: an embed of the frame's own chapter:  ${kb(frameBytes + loaderBytes).padStart(9)}`);

@@ -137,6 +137,12 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // in it; the whole page grows 568.9 -> 606.6 KB, nearly all of it in the parts a reader fetches
 // as they scroll. Budgets: first visit 200 KB, whole page 607 KB; 608 KB with Space playing the
 // lab only while it is on screen (issue 39; first visit 199.0 KB, whole page 607.3 KB).
+// 2026-11-27: issue 39, a classroom without network: the boot script registers the offline
+// worker once the page is idle (0.1 KB of the first visit), index.html links the web app manifest
+// and the theme colours (0.1 KB), and the worker itself (service-worker.js, the list of the
+// build's files with their SHA-256s, 2.3 KB of the 31 files' hashes) is fetched once the page is
+// idle, then fetches every part: it counts in the whole page, not in the first visit. First
+// visit 199.4 KB, whole page 610.1 KB. Budget: whole page 611 KB.
 // 2026-11-27, issue 39: every figure downloads as a PNG with its legend and a caption line (twelve
 // figures, one drawing of the page's own DOM onto a canvas, src/ui/figure_png.rs, shared by the
 // parts; it calls the browser through Reflect, so the frame's script does not grow): whole page
@@ -149,15 +155,17 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // its own gzip stream, with its imports and exports). Lessons (the player, its handout, the
 // editor) are another part fetched only when asked for. The whole page counts what a reader who
 // reads every chapter downloads; the two parts on demand are counted apart, by what they add.
-// Measured with all three: first visit 199.8 KB (the parts' loader now minified, its map of
+// Measured with all four: first visit 199.8 KB (the parts' loader now minified, its map of
 // files in parts.json: 0.5 KB less), whole page 637.0 KB. Budget: whole page 638 KB.
 const FIRST_VISIT_BUDGET = 200 * 1024;
-const WHOLE_PAGE_BUDGET = 638 * 1024;
+const WHOLE_PAGE_BUDGET = 641 * 1024;
 // Parts fetched only when asked for, and what each may add to the whole page.
 const ON_DEMAND = new Map([['lesson', 32 * 1024], ['gif', 16 * 1024]]);
 const overDemand = [];
 // The style sheets those parts load themselves.
 const ON_DEMAND_STYLES = { lesson: ['assets/lesson.css'] };
+// Fetched once the page is idle (the first visit is over); it then stores the whole page.
+const WORKER = 'service-worker.js';
 const counted = new Set(['.wasm', '.js', '.css', '.html']);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -174,6 +182,8 @@ function sizes(dir) {
 const sum = (entries) => entries.reduce((total, e) => total + e.gzip, 0);
 
 const frame = sizes(dist);
+const worker = frame.get(WORKER);
+frame.delete(WORKER);
 if (![...frame.keys()].some((name) => name.endsWith('.wasm'))) {
   console.error('budget: no .wasm in dist/; run `make build` first');
   process.exit(1);
@@ -184,7 +194,8 @@ for (const [name, s] of [...frame].sort((a, b) => b[1].gzip - a[1].gzip)) {
 const frameBytes = sum([...frame.values()]);
 const folder = readdirSync(dist).find((name) => name.startsWith('split-'));
 let firstVisit = frameBytes;
-let whole = frameBytes;
+let whole = frameBytes + (worker?.gzip ?? 0);
+if (worker) console.log(`budget: ${WORKER}, fetched once the page is idle: ${kb(worker.gzip)} gzipped (counted in the whole page)`);
 if (folder) {
   // Which files each part needs, as .ci/split.mjs read it from wasm-split's loader.
   const parts = sizes(join(dist, folder));
@@ -201,7 +212,9 @@ if (folder) {
   // apart, by what they add to it.
   const reading = new Set(['__wasm_split.js']);
   for (const [part, files] of needs) if (!ON_DEMAND.has(part)) files.forEach((f) => reading.add(f));
-  whole = frameBytes + bytesOf([...reading]);
+  // The dialogs' style sheet comes with the last part.
+  const dialogs = gzipSync(readFileSync(join(dist, 'assets/dialogs.css')), { level: 9 }).length;
+  whole = frameBytes + (worker?.gzip ?? 0) + bytesOf([...reading]) + dialogs;
   for (const [part, files] of needs) {
     if (!ON_DEMAND.has(part)) continue;
     const styles = (ON_DEMAND_STYLES[part] ?? []).map((f) => gzipSync(readFileSync(join(dist, f)), { level: 9 }).length);
@@ -218,7 +231,7 @@ if (folder) {
   }
   console.log(`budget: a reader scrolling to the second chapter: ${kb(firstVisit + bytesOf(needs.get('opening')))} (the opening part added)`);
 }
-console.log(`budget: first visit (the frame, before the reader scrolls) ${kb(firstVisit)} gzipped (budget ${kb(FIRST_VISIT_BUDGET)}; issue 9's goal 200 KB)`);
+console.log(`budget: first visit (the frame, before the reader scrolls) ${kb(firstVisit)} (${firstVisit} bytes) gzipped (budget ${kb(FIRST_VISIT_BUDGET)}; issue 9's goal 200 KB)`);
 console.log(`budget: whole page ${kb(whole)} gzipped (budget ${kb(WHOLE_PAGE_BUDGET)}), no third-party downloads at run time`);
 let over = false;
 for (const [what, bytes, budget] of [['first visit', firstVisit, FIRST_VISIT_BUDGET], ['whole page', whole, WHOLE_PAGE_BUDGET]]) {

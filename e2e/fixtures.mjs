@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 
 const require = createRequire(import.meta.url);
 
+// The test harness's own word when it keeps the page's offline worker out (playwright.config.mjs).
+export const WORKER_BLOCKED = 'Service Worker registration blocked by Playwright';
+
 export const test = base.extend({
   page: async ({ page }, use) => {
     const problems = [];
@@ -14,6 +17,7 @@ export const test = base.extend({
       // allow-same-origin (what the README and issue 12 ask embedders to support): the host's
       // choice, not the app's, so that one warning is not counted.
       if (message.text().startsWith('An iframe which has both allow-scripts and allow-same-origin')) return;
+      if (message.text() === WORKER_BLOCKED) return;
       if (message.type() === 'error' || message.type() === 'warning') {
         problems.push(`${message.type()}: ${message.text()}`);
       }

@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { test, expect, open } from './fixtures.mjs';
+import { test, expect, open, WORKER_BLOCKED } from './fixtures.mjs';
 import { port } from './playwright.config.mjs';
 
 const FULL = process.env.BENCH === 'full';
@@ -248,7 +248,7 @@ test('navigation to the first interactive widget, and what a first visit downloa
     const page = await context.newPage();
     const problems = [];
     page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+      if ((message.type() === 'error' || message.type() === 'warning') && message.text() !== WORKER_BLOCKED) problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
     const bodies = [];

@@ -28,6 +28,9 @@ export default defineConfig({
     browserName: 'chromium',
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
+    // The release build's offline worker would store the whole page in the background of every
+    // test (and serve it from its cache): only offline.spec.mjs lets it run.
+    serviceWorkers: 'block',
   },
   webServer: {
     command: `node serve.mjs ${dist} ${port}`,

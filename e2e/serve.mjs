@@ -19,6 +19,7 @@ const types = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
 };
 
 createServer(async (request, response) => {

@@ -14,3 +14,4 @@ pub mod page;
 pub mod pixels;
 pub mod settle;
 pub mod size;
+pub mod style;

@@ -15,10 +15,12 @@ pub fn Dialog(
     children: ChildrenFn,
 ) -> impl IntoView {
     let dialog = NodeRef::<html::Dialog>::new();
+    // Styled by a sheet that comes with the dialogs (assets/dialogs.css): shown once it is here.
+    let styled = crate::dom::style::style_sheet("assets/dialogs.css");
     Effect::new(move |_| {
         let Some(element) = dialog.get() else { return };
         let element: &web_sys::HtmlDialogElement = element.unchecked_ref();
-        match (open.get(), element.open()) {
+        match (open.get() && styled.get(), element.open()) {
             (true, false) => {
                 let _ = element.show_modal();
             }

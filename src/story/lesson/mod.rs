@@ -78,36 +78,13 @@ pub fn LessonViews(lessons: Lessons) -> impl IntoView {
     }
 }
 
-/// The lesson's style sheet (the bar, the editor, the handout): fetched with the lesson part, not
-/// with the page. Whether it is here, once asked for.
-fn style_sheet() -> RwSignal<bool> {
-    use wasm_bindgen::JsCast;
-    thread_local! {
-        static LOADED: RwSignal<bool> = RwSignal::new(false);
-    }
-    let loaded = LOADED.with(|l| *l);
-    let Ok(None) = document().query_selector("link[data-lesson-style]") else { return loaded };
-    let Ok(link) = document().create_element("link") else { return loaded };
-    let _ = link.set_attribute("rel", "stylesheet");
-    let _ = link.set_attribute("href", "assets/lesson.css");
-    let _ = link.set_attribute("data-lesson-style", "");
-    // Loaded or not (offline, say), the lesson goes on.
-    for event in ["load", "error"] {
-        let done = wasm_bindgen::closure::Closure::once_into_js(move || loaded.set(true));
-        let _ = link.add_event_listener_with_callback(event, done.unchecked_ref());
-    }
-    if let Ok(Some(head)) = document().query_selector("head") {
-        let _ = head.append_child(&link);
-    }
-    loaded
-}
-
 /// The player while a lesson plays, the editor while it is open (in the lesson part), once their
 /// style sheet is here (before it, the bar would show unstyled at the page's end).
 #[component]
 pub fn LessonPart() -> impl IntoView {
     let lessons = expect_context::<Lessons>();
-    let styled = style_sheet();
+    // The bar, the editor, the handout: styled by a sheet of their own.
+    let styled = crate::dom::style::style_sheet("assets/lesson.css");
     view! {
         {move || (styled.get() && lessons.playing.get() > 0).then(|| view! { <Player /> })}
         <Show when=move || { styled.get() && lessons.editing.get() > 0 }><Editor /></Show>

@@ -16,7 +16,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve classroom test lint test-native test-browser test-e2e build tools tools-build \
+.PHONY: serve classroom test lint test-native test-build-steps test-browser test-e2e build tools tools-build \
         wasm-target rust-components trunk wasm-bindgen-cli wasm-split node-deps chromium clean bench soak
 
 ## make serve: the app, rebuilt on every change, at http://$(HOST):$(PORT)
@@ -28,7 +28,7 @@ classroom:
 	$(MAKE) serve HOST=0.0.0.0
 
 ## make test: everything CI runs
-test: tools lint test-native test-browser test-e2e
+test: tools lint test-native test-build-steps test-browser test-e2e
 
 ## The code stays formatted (rustfmt.toml) and free of clippy's findings, natively and for the
 ## browser (the page's own modules build only for wasm32).
@@ -39,6 +39,10 @@ lint: rust-components
 
 test-native:
 	cargo test --locked
+
+## The build's own scripts (.ci/), run on copies of their input.
+test-build-steps:
+	node .ci/site-url.test.mjs
 
 test-browser:
 	CHROMEDRIVER=$(CHROMEDRIVER) cargo test --locked --target wasm32-unknown-unknown --test web

@@ -257,3 +257,40 @@ test("the README's host page: two widgets, each frame sized to its widget", asyn
     }, { message: `${widget} frame takes its widget's height` }).toBeLessThanOrEqual(2);
   }
 });
+
+test("the README's Hugo shortcode and Jekyll include write the README's embed code", async () => {
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+  const section = readme.split('## Embedding a widget')[1];
+  const plain = section.split('```html')[1].split('```')[0];
+  const hugo = section.split('layouts/shortcodes/rope-lab.html')[1].split('```go-html-template')[1].split('```')[0];
+  const jekyll = section.split('_includes/rope-lab.html')[1].split('```liquid')[1].split('```')[0];
+  // An element's attributes; template code ({{ … }}, {% … %}) reads as "…".
+  const attributes = (code, element) => {
+    code = code.replace(/\{\{.*?\}\}|\{%.*?%\}/g, '…');
+    const tag = code.match(new RegExp(`<${element}\\s((?:[^>"]|"[^"]*")*)>`));
+    expect(tag, `a <${element}> in ${code}`).not.toBeNull();
+    return Object.fromEntries([...tag[1].matchAll(/([a-z-]+)="([^"]*)"/g)].map((a) => [a[1], a[2]]));
+  };
+  const frame = attributes(plain, 'iframe');
+  const script = attributes(plain, 'script');
+  const site = script.src.replace('assets/embed-resize.js', '');
+  expect(frame.src.startsWith(`${site}?embed=`), frame.src).toBe(true);
+  for (const [name, code, siteVariable, id, query] of [
+    ['Hugo', hugo, /\$site := "([^"]*)"/, '.Get "id"', '.Get "query"'],
+    ['Jekyll', jekyll, /assign rope_lab = "([^"]*)"/, 'include.id', 'include.query'],
+  ]) {
+    // The same host, the same attributes with the same fixed values, the widget and its state
+    // from the parameters, and the one script that sizes the frames.
+    expect(code.match(siteVariable)?.[1], `${name}: the site`).toBe(site);
+    const own = attributes(code, 'iframe');
+    expect(Object.keys(own).sort(), `${name}: iframe attributes`).toEqual(Object.keys(frame).sort());
+    for (const fixed of ['width', 'height', 'loading']) expect(own[fixed], `${name}: ${fixed}`).toBe(frame[fixed]);
+    expect(own.title, `${name}: title`).toBe('RoPE Lab: …');
+    expect(code, `${name}: ?embed= and the id`).toContain('?embed=');
+    for (const part of [id, query]) expect(code, `${name}: uses ${part}`).toContain(part);
+    const withSite = code.replaceAll(/\{\{ *(\$site|rope_lab) *\}\}/g, site);
+    expect(withSite.match(/<script\b/g), `${name}: one script tag`).toHaveLength(1);
+    expect(attributes(withSite, 'script').src, `${name}: the resize script`).toBe(script.src);
+    expect(code, `${name}: no inline script or style`).not.toMatch(/<script>|style=/);
+  }
+});

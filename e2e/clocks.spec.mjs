@@ -21,6 +21,53 @@ test('dragging q along the sentence moves m', async ({ page }) => {
   await expect(page.locator('button[data-token="8"]')).toHaveAccessibleName(/^the\s*, position\s*8\s*, query m/);
 });
 
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('a finger drags q from one row of the wrapped strip to the other, and the page stays', async ({ page }) => {
+    await open(page, '/?m=1&n=2');
+    const strip = page.locator('[data-widget="clocks"] .token-strip');
+    await strip.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await settledBox(strip);
+    // The long sentence wraps at 390 px: q ("upon", 1) sits on the first row, "attacks" (7)
+    // just below it on the second. A drag straight down is what a vertical swipe looks like.
+    const from = await page.locator('button[data-token="1"]').boundingBox();
+    const to = await page.locator('button[data-token="7"]').boundingBox();
+    expect(to.y, '"attacks" is on a lower row').toBeGreaterThan(from.y + from.height);
+    expect(Math.abs(to.x + to.width / 2 - (from.x + from.width / 2)), 'straight below').toBeLessThan(from.width / 2);
+    const top = await page.evaluate(() => window.scrollY);
+    expect(top, 'the page can scroll both ways here').toBeGreaterThan(100);
+    // Real touch input through the browser's input pipeline, as a finger sends it: the
+    // browser decides from touch-action whether this is a scroll or the page's drag.
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type, x, y) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y, id: 1 }] });
+    const [x0, y0] = [from.x + from.width / 2, from.y + from.height / 2];
+    const [x1, y1] = [to.x + to.width / 2, to.y + to.height / 2];
+    await touch('touchStart', x0, y0);
+    for (let i = 1; i <= 12; i++) {
+      await touch('touchMove', x0 + ((x1 - x0) * i) / 12, y0 + ((y1 - y0) * i) / 12);
+      await page.waitForTimeout(16);
+    }
+    await touch('touchEnd');
+    await expect.poll(() => m(page)).toBe(7);
+    expect(await n(page)).toBe(2);
+    await expect(page.locator('button.token.is-m .token-word')).toHaveText('attacks');
+    expect(await page.evaluate(() => window.scrollY), 'the page did not scroll').toBe(top);
+    // A swipe that starts on a token without a marker still scrolls the page.
+    const plain = await page.locator('button[data-token="4"]').boundingBox();
+    const [x2, y2] = [plain.x + plain.width / 2, plain.y + plain.height / 2];
+    await touch('touchStart', x2, y2);
+    for (let i = 1; i <= 12; i++) {
+      await touch('touchMove', x2, y2 - 20 * i);
+      await page.waitForTimeout(16);
+    }
+    await touch('touchEnd');
+    await expect.poll(() => page.evaluate(() => window.scrollY), { message: 'a swipe scrolls' }).toBeGreaterThan(top + 50);
+    expect(await m(page)).toBe(7);
+  });
+});
+
 test('shift both, by button and by key, turns the hands but keeps the score to 1e-9', async ({ page }) => {
   await open(page, '/?m=9&n=6&dim=128');
   const score = await value(page, 'score');

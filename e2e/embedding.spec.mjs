@@ -58,3 +58,45 @@ test('every embedded widget links back to the whole explainer at its chapter, in
   await expect(full.locator('.site-header, header').first()).toBeVisible();
   await full.close();
 });
+
+test('compact=1: the rotation lab fits a 720 px column in at most 800 px, its figure and controls kept', async ({ page }) => {
+  const heights = {};
+  // One frame at a time, in view (the lab draws its faces when they come on screen).
+  for (const [name, query] of [['full', ''], ['compact', '&compact=1']]) {
+    await openHost(page, `<iframe src="/?embed=clocks${query}" title="${name}" width="720" height="400"></iframe>
+      <script src="/assets/embed-resize.js"></script>`);
+    const frame = page.frameLocator('iframe');
+    await expect(frame.getByTestId('score')).toHaveAttribute('data-value', /\d/);
+    // The host sized the frame to its widget (the resize script), once the faces are laid out
+    // (before, the card holds a placeholder height).
+    await expect.poll(async () => {
+      const box = await page.locator('iframe').boundingBox();
+      const [content, faces] = await frame.locator('body').evaluate((b) =>
+        [b.scrollHeight, b.querySelector('.clock-layers').getBoundingClientRect().height]);
+      return faces > 200 && Math.abs(box.height - content) <= 2;
+    }, { message: `${name} frame sized to its widget` }).toBe(true);
+    heights[name] = (await page.locator('iframe').boundingBox()).height;
+  }
+  expect(heights.compact, 'compact clocks embed, px').toBeLessThanOrEqual(800);
+  expect(heights.full, 'the full embed keeps every panel').toBeGreaterThan(heights.compact + 800);
+  const compact = page.frameLocator('iframe');
+  // What stays: the faces, play and shift, the readouts, the parameters and the way back.
+  for (const kept of ['.clock-layers', 'button.play', '[data-testid="score"]', '.embed-controls summary']) {
+    await expect(compact.locator(kept).first(), kept).toBeVisible();
+  }
+  await expect(compact.getByRole('link', { name: 'Open in RoPE Lab ↗' })).toHaveAttribute('href', './#clocks');
+  for (const hidden of ['.check', '.vector-editor', '.plane-detail', '.token-strip-box', '.export']) {
+    await expect(compact.locator(hidden).first(), hidden).toBeHidden();
+  }
+  // A bad value is corrected with a notice, like every parameter's.
+  await page.goto('/?embed=clocks&compact=yes');
+  await expect(page.locator('html')).not.toHaveAttribute('data-compact', '');
+  await expect(page.getByText(/compact/).first()).toBeVisible();
+  // The embed dialog offers it.
+  await open(page, '/?dim=8');
+  await page.locator('[data-widget="clocks"]').getByRole('button', { name: /^Embed/ }).click();
+  const dialog = page.getByRole('dialog', { name: /Embed/ });
+  await expect(dialog.getByTestId('embed-snippet')).not.toHaveValue(/compact/);
+  await dialog.getByRole('checkbox', { name: /compact/ }).check();
+  await expect(dialog.getByTestId('embed-snippet')).toHaveValue(/\?dim=8&amp;embed=clocks&amp;compact=1"/);
+});

@@ -351,3 +351,22 @@ fn the_image_and_precision_chapters_parameters_follow_the_contract() {
     assert!(s.apply(Change::Patch(PatchCoordinate::Qy, 8)).iter().any(|n| n.param == "qy"));
     assert_eq!(s.query_patch.1, 7);
 }
+
+#[test]
+fn compact_embeds() {
+    let state = LabState::from_query("embed=clocks&compact=1&m=9").state;
+    assert!(state.compact);
+    assert_eq!(state.to_query(), "m=9&embed=clocks&compact=1");
+    assert_eq!(LabState::from_query(&state.to_query()).state, state);
+    // Off by default and left out of the URL; a bad value is corrected with a notice.
+    assert!(!LabState::default().compact);
+    assert_eq!(LabState::from_query("compact=0").state.to_query(), "");
+    let bad = LabState::from_query("compact=yes");
+    assert!(!bad.state.compact);
+    assert_eq!(bad.notices.len(), 1);
+    assert_eq!(bad.notices[0].param, "compact");
+    // Reset keeps it, with the widget it applies to.
+    let mut reset = state.clone();
+    reset.reset();
+    assert!(reset.compact && reset.embed.as_deref() == Some("clocks") && reset.m == LabState::default().m);
+}

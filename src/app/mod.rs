@@ -25,6 +25,11 @@ pub fn App() -> impl IntoView {
     parsed.notices.extend(parsed.state.check_embed(&story::ids()));
     let lessons = Lessons::from_query(&query);
     let embed = parsed.state.embed.as_deref().and_then(story::find);
+    // An embed with `compact=1`: the style sheet hides the widget's secondary panels. Nothing
+    // changes it once the page is open (reset keeps it), so it is set once.
+    if embed.is_some() && parsed.state.compact {
+        crate::dom::page::set_document_flag("data-compact", true);
+    }
     let lab = Lab::new(parsed.state, parsed.notices);
     provide_context(lab);
 
@@ -135,11 +140,11 @@ fn Embed(widget: &'static Widget, settled_query: ReadSignal<String>) -> impl Int
     let root = NodeRef::<leptos::html::Main>::new();
     browser::post_height_on_resize(root, widget.id);
     // The whole explainer in this state, at this widget's chapter: the address bar's query
-    // without `embed`.
+    // without `embed` (and `compact`, which only an embed shows).
     let full_page = move || {
         let mut href = String::from("./");
         settled_query.with(|query| {
-            for pair in query.split('&').filter(|p| !p.is_empty() && !p.starts_with("embed=")) {
+            for pair in query.split('&').filter(|p| !p.is_empty() && !p.starts_with("embed=") && !p.starts_with("compact=")) {
                 href.push(if href.len() == 2 { '?' } else { '&' });
                 href.push_str(pair);
             }

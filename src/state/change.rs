@@ -55,6 +55,7 @@ pub enum Change {
     Embed(Option<String>),
     Theme(Option<Theme>),
     Present(bool),
+    Compact(bool),
 }
 
 /// Which coordinate of which patch a [`Change::Patch`] sets.
@@ -211,6 +212,7 @@ impl LabState {
             Change::Embed(id) => self.embed = id,
             Change::Theme(theme) => self.theme = theme,
             Change::Present(on) => self.present = on,
+            Change::Compact(on) => self.compact = on,
         }
     }
 

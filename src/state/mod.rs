@@ -146,6 +146,8 @@ pub struct LabState {
     pub theme: Option<Theme>,
     /// Presenter mode for projecting (`present=1`, the key P): large type, thick lines.
     pub present: bool,
+    /// An embedded widget without its secondary panels (`compact=1`), for narrow columns.
+    pub compact: bool,
 }
 
 impl Default for LabState {
@@ -195,6 +197,7 @@ impl Default for LabState {
             embed: None,
             theme: None,
             present: false,
+            compact: false,
         }
     }
 }
@@ -297,9 +300,10 @@ impl LabState {
     }
 
     /// Every setting back to its default, keeping how the page is shown: the widget embedded
-    /// alone, the theme and presenter mode.
+    /// alone (and compact), the theme and presenter mode.
     pub fn reset(&mut self) {
-        *self = LabState { embed: self.embed.take(), theme: self.theme, present: self.present, ..LabState::default() };
+        *self =
+            LabState { embed: self.embed.take(), theme: self.theme, present: self.present, compact: self.compact, ..LabState::default() };
     }
 
     /// The factor in effect: the URL's, or the method's default (8 for llama3 and yarn).

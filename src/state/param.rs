@@ -153,9 +153,10 @@ pub static THEME: Param = Param {
 };
 
 pub static PRESENT: Param = Param { name: "present", parse: |r| flag(r).map(Change::Present), text: |s| flag_text(s.present) };
+pub static COMPACT: Param = Param { name: "compact", parse: |r| flag(r).map(Change::Compact), text: |s| flag_text(s.compact) };
 
 /// Every parameter, in the order the URL writes them.
-pub static ALL: [&Param; 44] = [
+pub static ALL: [&Param; 45] = [
     &PRESET,
     &BASE,
     &DIM,
@@ -198,6 +199,7 @@ pub static ALL: [&Param; 44] = [
     &KY,
     &FORMAT,
     &EMBED,
+    &COMPACT,
     &THEME,
     &PRESENT,
 ];

@@ -66,12 +66,15 @@ pub fn EmbedDialog() -> impl IntoView {
 pub fn EmbedSheet() -> impl IntoView {
     let lab = use_lab();
     let EmbedRequest(request) = expect_context::<EmbedRequest>();
-    // The state as it is, shown by this widget alone.
+    // The state as it is, shown by this widget alone (compact: without its secondary panels).
+    let compact = RwSignal::new(false);
     let url = Memo::new(move |_| {
         let id = request.get()?.id;
+        let compact = compact.get();
         let query = lab.state.with(|s| {
             let mut alone = s.clone();
             alone.embed = Some(id.to_string());
+            alone.compact = compact;
             alone.to_query()
         });
         Some(embed_urls(&query))
@@ -96,6 +99,10 @@ pub fn EmbedSheet() -> impl IntoView {
     });
     view! {
         <p class="explain">"Paste this where the widget should appear: it shows the widget in its current state, and the script (once per page) sizes each frame to its widget. It has no inline script or style, so it also works on pages with a strict Content-Security-Policy."</p>
+        <label>
+            <input type="checkbox" prop:checked=compact on:change=move |ev| compact.set(event_target_checked(&ev)) />
+            " compact: the figure, its controls and readouts, without explanations or secondary panels (for a narrow column)"
+        </label>
         <textarea class="embed-snippet" readonly rows="9" spellcheck="false" data-testid="embed-snippet"
             aria-label="embed code" prop:value=snippet></textarea>
         <div class="dialog-actions">

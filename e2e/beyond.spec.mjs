@@ -107,6 +107,8 @@ test('shifting both patches leaves the axial score exactly as it was; the wrong 
 
   // k′ = one step along k's anti-diagonal: the same x + y, another offset.
   const [kx, ky] = (await patches(page)).slice(2);
+  // The readouts' hints follow once on screen (below the picture and the maps' downloads).
+  await page.getByTestId('rope2d-partner-score').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('rope2d-partner-score').locator('xpath=..')).toContainText(`k′ at column ${kx - 1}, row ${ky + 1}`);
   const mixed = await value(page, 'rope2d-mixed-score');
   expect(close(await value(page, 'rope2d-partner-mixed-score'), mixed, 1e-9)).toBe(true);

@@ -157,6 +157,8 @@ test('clicking a clock face selects its plane', async ({ page }) => {
   await rows.first().click({ position: { x: cell * 1.5, y: cell / 2 } });
   await expect(page).toHaveURL(/plane=1\b/);
   await expect(page.locator('#plane-field')).toHaveValue('1');
+  // The plane's detail follows once on screen (it is below the faces and their downloads).
+  await page.locator('.plane-formula-title').scrollIntoViewIfNeeded();
   await expect(page.locator('.plane-formula-title')).toContainText('Plane 1');
   // The first face of the second row is plane `columns`.
   await expect(rows).toHaveCount(Math.ceil(8 / columns));

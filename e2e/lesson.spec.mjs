@@ -5,7 +5,7 @@
 // is fetched only when a lesson is asked for.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, m, n } from './fixtures.mjs';
+import { test, expect, m, n, WORKER_BLOCKED } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
@@ -199,7 +199,7 @@ test("a teacher's lesson file plays; a broken one and a missing one say what is 
   // A file that is not there: the browser itself reports the 404, and nothing else is wrong.
   const other = await browser.newPage();
   const problems = [];
-  other.on('console', (message) => ['error', 'warning'].includes(message.type()) && problems.push(message.text()));
+  other.on('console', (message) => ['error', 'warning'].includes(message.type()) && !message.text().startsWith(WORKER_BLOCKED) && problems.push(message.text()));
   other.on('pageerror', (error) => problems.push(error.message));
   await other.goto(new URL('/?lesson=lessons/none.json', page.url()).href);
   await expect(other.getByTestId('notice')).toContainText('404');

@@ -26,6 +26,7 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>, lessons: crate::story::lesson::
             <button type="button" aria-haspopup="dialog" on:click=move |_| help.set(true)>"Shortcuts" <span class="key-hint">" (?)"</span></button>
             <span class="copy-status" role="status">{move || status.get()}</span>
         </div>
-        {story::dialog(story::Sheet::Shortcuts)}
+        // Made (and its part asked for) the first time it opens, not with the page.
+        {move || help.get().then(|| story::dialog(story::Sheet::Shortcuts))}
     }
 }

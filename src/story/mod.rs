@@ -123,9 +123,9 @@ pub enum Sheet {
     Shortcuts,
 }
 
-/// A dialog (the chrome and its content): on the full page the part that holds it is on its way
-/// from the first visit, and a dialog asked for before it arrives opens when it does (split
-/// build). Nothing shows in its place meanwhile.
+/// A dialog (the chrome and its content), made when it first opens: in the split build its part
+/// is asked for then (if the reader has not reached it yet) and the dialog opens when it arrives.
+/// Nothing shows in its place meanwhile.
 pub fn dialog(which: Sheet) -> AnyView {
     let slot = match which {
         Sheet::Embed => EMBED_DIALOG_SLOT,

@@ -44,6 +44,8 @@ for (const path of files) {
     page = page.replace(tag, `$1sha384-${createHash('sha384').update(code).digest('base64')}"`);
   }
 }
+// The page's comments are for who edits index.html, not for every reader's first download.
+page = page.replace(/<!--[\s\S]*?-->\s*/g, '');
 writeFileSync(join(staging, 'index.html'), page);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(`minify: CSS and JavaScript ${kb(before)} -> ${kb(after)}`);

@@ -158,9 +158,10 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // Measured with all four: first visit 199.8 KB (the parts' loader now minified, its map of
 // files in parts.json: 0.5 KB less), whole page 637.0 KB; with the offline worker (3.4 KB),
 // the dialogs' own style sheet and compact embeds (1.2 KB), whole page 643.0 KB, first visit
-// 199.9 KB. Budget: whole page 644 KB.
+// 199.9 KB. Budget: whole page 644 KB; 645 KB with a link to each chapter in its embed dialog
+// (644.0 KB).
 const FIRST_VISIT_BUDGET = 200 * 1024;
-const WHOLE_PAGE_BUDGET = 644 * 1024;
+const WHOLE_PAGE_BUDGET = 645 * 1024;
 // Parts fetched only when asked for, and what each may add to the whole page.
 const ON_DEMAND = new Map([['lesson', 32 * 1024], ['gif', 16 * 1024]]);
 const overDemand = [];

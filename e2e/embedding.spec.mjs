@@ -100,3 +100,23 @@ test('compact=1: the rotation lab fits a 720 px column in at most 800 px, its fi
   await dialog.getByRole('checkbox', { name: /compact/ }).check();
   await expect(dialog.getByTestId('embed-snippet')).toHaveValue(/\?dim=8&amp;embed=clocks&amp;compact=1"/);
 });
+
+// "Copy link" sits at the top of the page, so it cannot say which chapter a reader was at: each
+// chapter's Embed dialog also gives the whole page's link to that chapter, in this state.
+test('the embed dialog links to its chapter of the whole page, in this state', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await open(page, '/?m=6&n=3');
+  await page.locator('[data-widget="decay"]').getByRole('button', { name: /^Embed/ }).click();
+  const dialog = page.getByRole('dialog', { name: /Embed/ });
+  const link = dialog.getByTestId('chapter-link');
+  await expect(link).toHaveText(/\/\?m=6&n=3#decay$/);
+  await dialog.getByRole('button', { name: 'Copy the link' }).click();
+  await expect(dialog.getByText('Copied.')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(await link.textContent());
+  // Opened, it lands at that chapter with that state.
+  await page.goto(copied);
+  await expect.poll(() => page.locator('#decay').evaluate((el) => Math.round(el.getBoundingClientRect().top)), { timeout: 5000 }).toBeLessThan(40);
+  await expect(page.locator('#m-slider')).toHaveValue('6');
+});

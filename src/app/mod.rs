@@ -65,10 +65,8 @@ pub fn App() -> impl IntoView {
 fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lessons) -> impl IntoView {
     provide_context(FullPage);
     provide_context(ShortcutsOpen(help));
-    let embed_request = RwSignal::new(None);
-    provide_context(EmbedRequest(embed_request));
-    // The embed dialog is made (and its part asked for) when a chapter's button first asks.
-    let embedding = Memo::new(move |_| embed_request.with(Option::is_some));
+    provide_context(EmbedRequest(RwSignal::new(None), story::fetch_dialogs));
+
     // The release build fetches a part of the chapters as the reader nears it (or shows where
     // they are going), and a jump from the contents is followed while the chapter arrives.
     story::fetch_parts_ahead();
@@ -90,7 +88,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lesson
                 <ThemeToggle />
             </div>
         </header>
-        {move || embedding.get().then(|| story::dialog(story::Sheet::Embed))}
+        {story::dialog(story::Sheet::Embed)}
         <Notices />
         <main id="main" class="lab" tabindex="-1">
             <p class="intro">

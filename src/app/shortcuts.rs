@@ -57,7 +57,10 @@ pub fn use_page_shortcuts(lab: Lab, help: RwSignal<bool>) {
             }
             "p" | "P" => lab.apply(Change::Present(!lab.state.with_untracked(|s| s.present))),
             "r" | "R" => lab.reset(),
-            "?" => help.set(true),
+            "?" => {
+                crate::story::fetch_dialogs();
+                help.set(true);
+            }
             // Space plays the rotation lab only while it is on screen: elsewhere it scrolls the
             // page, as readers (and a presenter) expect.
             " " if super::browser::on_screen(crate::story::clocks::ID) => lab.playing.update(|p| *p = !*p),

@@ -23,10 +23,12 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>, lessons: crate::story::lesson::
             <button type="button" on:click=copy_link>"Copy link"</button>
             <button type="button" aria-haspopup="dialog" on:click=move |_| lessons.editing.set(1)>"Make a lesson"</button>
             <button type="button" on:click=move |_| lab.reset()>"Reset" <span class="key-hint">" (R)"</span></button>
-            <button type="button" aria-haspopup="dialog" on:click=move |_| help.set(true)>"Shortcuts" <span class="key-hint">" (?)"</span></button>
+            <button type="button" aria-haspopup="dialog" on:click=move |_| {
+                story::fetch_dialogs();
+                help.set(true);
+            }>"Shortcuts" <span class="key-hint">" (?)"</span></button>
             <span class="copy-status" role="status">{move || status.get()}</span>
         </div>
-        // Made (and its part asked for) the first time it opens, not with the page.
-        {move || help.get().then(|| story::dialog(story::Sheet::Shortcuts))}
+        {story::dialog(story::Sheet::Shortcuts)}
     }
 }

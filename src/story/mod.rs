@@ -123,15 +123,21 @@ pub enum Sheet {
     Shortcuts,
 }
 
-/// A dialog (the chrome and its content), made when it first opens: in the split build its part
-/// is asked for then (if the reader has not reached it yet) and the dialog opens when it arrives.
-/// Nothing shows in its place meanwhile.
+/// A dialog (the chrome and its content): in the split build it comes with the last part, which
+/// the reader brings by nearing its chapters or [`fetch_dialogs`] when a dialog is first asked
+/// for; the dialog opens when it arrives. Nothing shows in its place meanwhile.
 pub fn dialog(which: Sheet) -> AnyView {
     let slot = match which {
         Sheet::Embed => EMBED_DIALOG_SLOT,
         Sheet::Shortcuts => SHORTCUTS_DIALOG_SLOT,
     };
-    part_view(Part::Beyond, slot, false, "", Box::new(|_, _| ().into_any()))
+    part_view(Part::Beyond, slot, true, "", Box::new(|_, _| ().into_any()))
+}
+
+/// In the split build, the dialogs' part (a dialog was asked for). Elsewhere, nothing.
+pub fn fetch_dialogs() {
+    #[cfg(split)]
+    parts::request(Part::Beyond);
 }
 
 /// One chapter of the table of contents.

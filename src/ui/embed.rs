@@ -13,10 +13,10 @@ pub struct Embedded {
     pub title: &'static str,
 }
 
-/// Which chapter the embed dialog is for; provided by the full page only (an embedded widget
-/// has no button of its own).
+/// Which chapter the embed dialog is for, and what brings the dialog (its part, in the release
+/// build); provided by the full page only (an embedded widget has no button of its own).
 #[derive(Clone, Copy)]
-pub struct EmbedRequest(pub RwSignal<Option<Embedded>>);
+pub struct EmbedRequest(pub RwSignal<Option<Embedded>>, pub fn());
 
 /// Where the app is served from, and the address of the page showing a widget alone with
 /// `query`: (the app's folder, the widget's address).
@@ -31,10 +31,14 @@ fn embed_urls(query: &str) -> (String, String) {
 /// The button in a widget's heading.
 #[component]
 pub fn EmbedButton(id: &'static str, title: &'static str) -> impl IntoView {
-    use_context::<EmbedRequest>().map(|EmbedRequest(request)| {
+    use_context::<EmbedRequest>().map(|EmbedRequest(request, fetch_dialog)| {
         view! {
             <button type="button" class="embed-button" aria-haspopup="dialog"
-                aria-label=format!("Embed “{title}” in a page") on:click=move |_| request.set(Some(Embedded { id, title }))>
+                aria-label=format!("Embed “{title}” in a page") on:click=move |_| {
+                    // The dialog comes with the last part: asked for now if the reader has not brought it.
+                    fetch_dialog();
+                    request.set(Some(Embedded { id, title }));
+                }>
                 "Embed"
             </button>
         }
@@ -46,7 +50,7 @@ pub fn EmbedButton(id: &'static str, title: &'static str) -> impl IntoView {
 /// the first visit), not with the page's frame.
 #[component]
 pub fn EmbedDialog() -> impl IntoView {
-    let EmbedRequest(request) = expect_context::<EmbedRequest>();
+    let EmbedRequest(request, _) = expect_context::<EmbedRequest>();
     // Open while a widget is asked for; closing (Esc, Close) forgets it.
     let title = Signal::derive(move || {
         let name = request.get().map_or("", |chapter| chapter.title);
@@ -65,7 +69,7 @@ pub fn EmbedDialog() -> impl IntoView {
 #[component]
 pub fn EmbedSheet() -> impl IntoView {
     let lab = use_lab();
-    let EmbedRequest(request) = expect_context::<EmbedRequest>();
+    let EmbedRequest(request, _) = expect_context::<EmbedRequest>();
     // The state as it is, shown by this widget alone (compact: without its secondary panels).
     let compact = RwSignal::new(false);
     let url = Memo::new(move |_| {
@@ -92,10 +96,21 @@ pub fn EmbedSheet() -> impl IntoView {
         )
     };
     let status = RwSignal::new("");
+    let link_status = RwSignal::new("");
+    // The whole page at this chapter, in this state: what the header's "Copy link" cannot say,
+    // being at the top of the page.
+    let chapter_link = move || {
+        let Some(Embedded { id, .. }) = request.get() else { return String::new() };
+        let query = lab.state.with(|s| s.to_query());
+        let location = window().location();
+        let (origin, path) = (location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
+        format!("{origin}{path}{}{query}#{id}", if query.is_empty() { "" } else { "?" })
+    };
     // A new dialog starts without the last one's "Copied.".
     Effect::new(move |_| {
         request.track();
         status.set("");
+        link_status.set("");
     });
     view! {
         <p class="explain">"Paste this where the widget should appear: it shows the widget in its current state, and the script (once per page) sizes each frame to its widget. It has no inline script or style, so it also works on pages with a strict Content-Security-Policy."</p>
@@ -109,6 +124,13 @@ pub fn EmbedSheet() -> impl IntoView {
             <button type="button" on:click=move |_| copy_text(snippet(), status)>"Copy the code"</button>
             <span class="copy-status" role="status">{move || status.get()}</span>
         </div>
+        <p class="explain">
+            "Or link to this chapter of the whole page, in this state (where a page cannot embed): "
+            <code class="chapter-link" data-testid="chapter-link">{chapter_link}</code>
+            " "
+            <button type="button" on:click=move |_| copy_text(chapter_link(), link_status)>"Copy the link"</button>
+            <span class="copy-status" role="status">{move || link_status.get()}</span>
+        </p>
         <p class="explain">"Preview:"</p>
         <iframe class="embed-preview" title="Preview of the embedded widget" src=move || url.get().map(|u| u.1).unwrap_or_default()></iframe>
     }

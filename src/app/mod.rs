@@ -8,7 +8,8 @@ mod tools;
 
 use crate::lab::{DarkMode, FullPage, Lab};
 use crate::state::{Change, LabState, Theme};
-use crate::story::lesson::{LessonViews, Lessons};
+use crate::story::lesson::Lessons;
+use crate::story::LessonViews;
 use crate::story::{self, Widget};
 use crate::ui::controls::Controls;
 use crate::ui::embed::EmbedRequest;

@@ -116,6 +116,20 @@ pub fn references() -> AnyView {
     )
 }
 
+/// The lesson part while a lesson plays or the editor is open: fetched (split build) the first
+/// time either is wanted; until it is here, and if it cannot be fetched, a line that says so
+/// (with a button to try again).
+#[component]
+pub fn LessonViews(lessons: lesson::Lessons) -> impl IntoView {
+    provide_context(lessons);
+    let wanted = move || lessons.playing.get() != 0 || lessons.editing.get() != 0;
+    view! {
+        <Show when=wanted>
+            {part_view(Part::Lesson, 0, false, "Loading the lesson…", Box::new(|_, status| status))}
+        </Show>
+    }
+}
+
 /// One of the page's two dialogs.
 #[derive(Debug, Clone, Copy)]
 pub enum Sheet {

@@ -3,7 +3,7 @@
 //! its figure and the link that opens it live; then the page is back at the step it was on.
 
 use super::figures::key_figure;
-use super::player::Stepper;
+use super::stepper::Stepper;
 use crate::dom::js::{call, number, set};
 use crate::dom::page;
 use leptos::html::Section;

@@ -8,11 +8,11 @@ mod editor;
 mod figures;
 mod handout;
 mod player;
+mod stepper;
 
 use editor::Editor;
 use player::Player;
 
-use super::parts::{part_view, Part};
 use crate::state::lesson::Lesson;
 use crate::state::query::parse_pairs;
 use leptos::prelude::*;
@@ -61,20 +61,6 @@ impl Lessons {
     /// The lesson asked for, once.
     pub fn take(&self) -> Option<Playing> {
         ASKED.with(|a| a.borrow_mut().take())
-    }
-}
-
-/// The lesson part while a lesson plays or the editor is open: fetched (split build) the first
-/// time either is wanted; until it is here, and if it cannot be fetched, a line that says so
-/// (with a button to try again).
-#[component]
-pub fn LessonViews(lessons: Lessons) -> impl IntoView {
-    provide_context(lessons);
-    let wanted = move || lessons.playing.get() != 0 || lessons.editing.get() != 0;
-    view! {
-        <Show when=wanted>
-            {part_view(Part::Lesson, 0, false, "Loading the lesson…", Box::new(|_, status| status))}
-        </Show>
     }
 }
 

@@ -5,11 +5,15 @@
 //! [`lab`] (the shared reactive state) and [`dom`] (browser machinery) -> [`charts`] (plotters
 //! drawing) and [`state`] (the URL-backed parameters) -> [`rope`] (the math).
 //!
-//! `rope`, `state` and `charts` are plain Rust and build natively, so `cargo test` checks the
+//! [`model`] is a real trained model (stories260K) on the same floor as `rope`, whose
+//! frequencies it uses.
+//!
+//! `rope`, `model`, `state` and `charts` are plain Rust and build natively, so `cargo test` checks the
 //! math, the URL contract and the drawings without a browser. The others need the browser and
 //! build only for `wasm32`.
 
 pub mod charts;
+pub mod model;
 pub mod rope;
 pub mod state;
 

@@ -370,3 +370,39 @@ fn compact_embeds() {
     reset.reset();
     assert!(reset.compact && reset.embed.as_deref() == Some("clocks") && reset.m == LabState::default().m);
 }
+
+/// The trained model's chapter (issue 44): `text`, `layer`, `head`, `off`, `offset`.
+#[test]
+fn the_model_chapters_parameters() {
+    let s = clean("");
+    assert_eq!((s.model_text(), s.layer, s.head, s.planes_off, s.offset), (rope_lab::state::DEFAULT_MODEL_TEXT, 1, 3, 0, 0));
+    let s = clean("text=Tom+and+Sue%2C+friends.&layer=4&head=0&off=0,2&offset=1000000");
+    assert_eq!((s.model_text(), s.layer, s.head, s.planes_off, s.offset), ("Tom and Sue, friends.", 4, 0, 0b101, 1_000_000));
+    assert_eq!(s.to_query(), "text=Tom%20and%20Sue,%20friends.&layer=4&head=0&off=0,2&offset=1000000");
+    assert_eq!(LabState::from_query(&s.to_query()).state, s);
+    // Out of range: the nearest valid value, with a notice; the rest unharmed.
+    assert_eq!(noticed("layer=9&m=7", "layer").layer, 4);
+    assert_eq!(noticed("layer=9&m=7", "layer").m, 7);
+    assert_eq!(noticed("head=-3", "head").head, 0);
+    assert_eq!(noticed("head=8", "head").head, 7);
+    assert_eq!(noticed("offset=2000000", "offset").offset, 1_000_000);
+    assert_eq!(noticed("offset=-5", "offset").offset, 0);
+    assert_eq!(noticed("off=0,4,1.5,3", "off").planes_off, 0b1001);
+    assert_eq!(noticed("off=x", "off").planes_off, 0);
+    assert_eq!(noticed("layer=two", "layer").layer, 1);
+    // Too long a text is cut to its first 2,000 characters (characters, not bytes).
+    let long = "é".repeat(2500);
+    let s = noticed(&format!("text={long}"), "text");
+    assert_eq!(s.model_text().chars().count(), 2000);
+    // An empty text is a text of its own (BOS alone), and survives the URL.
+    let mut s = LabState::default();
+    s.apply(Change::Text(String::new()));
+    assert_eq!(s.model_text(), "");
+    assert_eq!(LabState::from_query(&s.to_query()).state, s);
+    // The default story leaves the URL; a switched plane comes back on.
+    s.apply(Change::Text(rope_lab::state::DEFAULT_MODEL_TEXT.to_string()));
+    s.apply(Change::PlaneOff(2, true));
+    assert_eq!(s.to_query(), "off=2");
+    s.apply(Change::PlaneOff(2, false));
+    assert_eq!(s.to_query(), "");
+}

@@ -3,7 +3,7 @@
 
 use super::format::fmt_number;
 use super::notes::Notes;
-use super::{LabState, Theme, MAX_COMPARE, MAX_COMPONENT, MAX_RANGE, MAX_SCALE_BASE, MIN_RANGE, PATCH_GRID};
+use super::{LabState, Theme, DEFAULT_MODEL_TEXT, MAX_MODEL_OFFSET, MAX_MODEL_TEXT, MODEL_HEADS, MODEL_LAYERS, MODEL_PLANES, MAX_COMPARE, MAX_COMPONENT, MAX_RANGE, MAX_SCALE_BASE, MIN_RANGE, PATCH_GRID};
 use crate::rope::{
     Format, HeatmapMode, Layout, PositionMode, ScalingMethod, MAX_BASE, MAX_CODE_POSITION, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR,
 };
@@ -56,6 +56,15 @@ pub enum Change {
     Theme(Option<Theme>),
     Present(bool),
     Compact(bool),
+    /// The trained model's text; the default story's text unsets it.
+    Text(String),
+    Layer(i64),
+    Head(i64),
+    /// The planes switched off, as listed (each must be an integer in 0..=3).
+    PlanesOff(Vec<f64>),
+    /// One plane switched on (`false`) or off (`true`), the others as they are.
+    PlaneOff(u8, bool),
+    Offset(i64),
 }
 
 /// Which coordinate of which patch a [`Change::Patch`] sets.
@@ -213,6 +222,30 @@ impl LabState {
             Change::Theme(theme) => self.theme = theme,
             Change::Present(on) => self.present = on,
             Change::Compact(on) => self.compact = on,
+            Change::Text(text) => {
+                let text = match text.char_indices().nth(MAX_MODEL_TEXT) {
+                    Some((cut, _)) => {
+                        notes.add("text", format!("text has more than {MAX_MODEL_TEXT} characters; keeping the first {MAX_MODEL_TEXT}"));
+                        text[..cut].to_string()
+                    }
+                    None => text,
+                };
+                self.text = (text != DEFAULT_MODEL_TEXT).then_some(text);
+            }
+            Change::Layer(v) => self.layer = notes.clamp_i64("layer", v, 0, MODEL_LAYERS as i64 - 1) as u8,
+            Change::Head(v) => self.head = notes.clamp_i64("head", v, 0, MODEL_HEADS as i64 - 1) as u8,
+            Change::PlanesOff(list) => {
+                let valid = |v: &f64| v.fract() == 0.0 && (0.0..MODEL_PLANES as f64).contains(v);
+                if list.iter().any(|v| !valid(v)) {
+                    notes.add("off", format!("off lists planes 0 to {}; leaving out the others", MODEL_PLANES - 1));
+                }
+                self.planes_off = list.iter().filter(|v| valid(v)).fold(0, |bits, &v| bits | 1 << v as u8);
+            }
+            Change::PlaneOff(plane, off) if plane < MODEL_PLANES => {
+                self.planes_off = if off { self.planes_off | 1 << plane } else { self.planes_off & !(1 << plane) };
+            }
+            Change::PlaneOff(..) => {}
+            Change::Offset(v) => self.offset = notes.clamp_i64("offset", v, 0, MAX_MODEL_OFFSET as i64) as u64,
         }
     }
 

@@ -57,6 +57,20 @@ pub const PATCH_GRID: u8 = 8;
 /// rows above the query.
 pub const DEFAULT_QUERY_PATCH: (u8, u8) = (2, 5);
 pub const DEFAULT_KEY_PATCH: (u8, u8) = (5, 3);
+/// The trained model's chapter ("model"): its default text, a TinyStories opening in which a
+/// name repeats, so that heads that look back at a name have something to find.
+pub const DEFAULT_MODEL_TEXT: &str = "Once upon a time, there was a little girl named Lily. She loved to play with her ball. One day, Lily went to the park.";
+/// The longest text the URL or the field takes (`text=`), in characters.
+pub const MAX_MODEL_TEXT: usize = 2000;
+/// stories260K's layers, query heads and rotation planes per head (`layer=`, `head=`, `off=`).
+pub const MODEL_LAYERS: u8 = 5;
+pub const MODEL_HEADS: u8 = 8;
+pub const MODEL_PLANES: u8 = 4;
+/// The head the chapter opens on (`layer=1`, `head=3`).
+pub const DEFAULT_LAYER: u8 = 1;
+pub const DEFAULT_HEAD: u8 = 3;
+/// The largest shift of every position (`offset=`).
+pub const MAX_MODEL_OFFSET: u64 = 1_000_000;
 /// Largest magnitude of a typed q or k component: keeps every score finite at d = 1024.
 pub const MAX_COMPONENT: f64 = 1e6;
 
@@ -148,6 +162,15 @@ pub struct LabState {
     pub present: bool,
     /// An embedded widget without its secondary panels (`compact=1`), for narrow columns.
     pub compact: bool,
+    /// The trained model's text (`text=`); `None` is [`DEFAULT_MODEL_TEXT`].
+    pub text: Option<String>,
+    /// The trained model's selected layer and head (`layer=`, `head=`).
+    pub layer: u8,
+    pub head: u8,
+    /// The model's planes left unrotated in every layer and head (`off=0,2`): bit i for plane i.
+    pub planes_off: u8,
+    /// Where the model's text starts (`offset=`): every position shifted by it.
+    pub offset: u64,
 }
 
 impl Default for LabState {
@@ -198,6 +221,11 @@ impl Default for LabState {
             theme: None,
             present: false,
             compact: false,
+            text: None,
+            layer: DEFAULT_LAYER,
+            head: DEFAULT_HEAD,
+            planes_off: 0,
+            offset: 0,
         }
     }
 }
@@ -354,6 +382,11 @@ impl LabState {
     pub fn unscaled_params(&self) -> ScalingParams {
         let method = if self.scaling == ScalingMethod::Proportional { ScalingMethod::Proportional } else { ScalingMethod::None };
         ScalingParams { method, partial: self.partial, ..ScalingParams::default() }
+    }
+
+    /// The trained model's text: the URL's or the field's, else the default story.
+    pub fn model_text(&self) -> &str {
+        self.text.as_deref().unwrap_or(DEFAULT_MODEL_TEXT)
     }
 
     /// q as typed in the URL, or drawn from `seed`.

@@ -155,8 +155,20 @@ pub static THEME: Param = Param {
 pub static PRESENT: Param = Param { name: "present", parse: |r| flag(r).map(Change::Present), text: |s| flag_text(s.present) };
 pub static COMPACT: Param = Param { name: "compact", parse: |r| flag(r).map(Change::Compact), text: |s| flag_text(s.compact) };
 
+/// The model chapter's text; the default story is left out of the URL, an empty text is `text=`.
+pub static TEXT: Param = Param { name: "text", parse: |r| Some(Change::Text(r.raw.to_string())), text: |s| s.model_text().to_string() };
+pub static LAYER: Param = Param { name: "layer", parse: |r| r.integer().map(Change::Layer), text: |s| s.layer.to_string() };
+pub static HEAD: Param = Param { name: "head", parse: |r| r.integer().map(Change::Head), text: |s| s.head.to_string() };
+/// The planes switched off, comma-separated (`off=0,2`); empty: every plane rotates.
+pub static OFF: Param = Param {
+    name: "off",
+    parse: |r| if r.raw.is_empty() { Some(Change::PlanesOff(Vec::new())) } else { r.list().map(Change::PlanesOff) },
+    text: |s| (0..super::MODEL_PLANES).filter(|i| s.planes_off & (1 << i) != 0).map(|i| i.to_string()).collect::<Vec<_>>().join(","),
+};
+pub static OFFSET: Param = Param { name: "offset", parse: |r| r.integer().map(Change::Offset), text: |s| s.offset.to_string() };
+
 /// Every parameter, in the order the URL writes them.
-pub static ALL: [&Param; 45] = [
+pub static ALL: [&Param; 50] = [
     &PRESET,
     &BASE,
     &DIM,
@@ -198,6 +210,11 @@ pub static ALL: [&Param; 45] = [
     &KX,
     &KY,
     &FORMAT,
+    &TEXT,
+    &LAYER,
+    &HEAD,
+    &OFF,
+    &OFFSET,
     &EMBED,
     &COMPACT,
     &THEME,

@@ -16,7 +16,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve classroom test lint test-native test-build-steps test-browser test-e2e build tools tools-build \
+.PHONY: model serve classroom test lint test-native test-build-steps test-browser test-e2e build tools tools-build \
         wasm-target rust-components trunk wasm-bindgen-cli wasm-split node-deps chromium clean bench soak
 
 ## make serve: the app, rebuilt on every change, at http://$(HOST):$(PORT)
@@ -26,6 +26,21 @@ serve: tools-build
 ## make classroom: the same, reachable from other machines on the network
 classroom:
 	$(MAKE) serve HOST=0.0.0.0
+
+## make model: the trained model's two files (Karpathy's stories260K from llama2.c's tinyllamas,
+## MIT) into models/stories260K/ (git ignores it: they are never committed), checked against
+## their published sha256. The build packs them for the page (.ci/model.mjs); without them the
+## page and the tests still work and say what is missing.
+MODEL_URL ?= https://huggingface.co/karpathy/tinyllamas/resolve/main/stories260K
+model:
+	@mkdir -p models/stories260K
+	@cd models/stories260K && for f in stories260K.bin:b0a507e7ad0f626624f17112325e66691f9076d622e1d3274d103d00299f2696 \
+	    tok512.bin:037cb335abb25d1fa9e8ecae30ed2a3a8ace9302862ebcdc05d51a6bbb10c312; do \
+	  name=$${f%%:*}; sum=$${f##*:}; \
+	  if ! echo "$$sum  $$name" | sha256sum --check --status 2>/dev/null; then \
+	    curl -fsSL -o "$$name.part" "$(MODEL_URL)/$$name" && mv "$$name.part" "$$name"; \
+	    echo "$$sum  $$name" | sha256sum --check --quiet || { rm -f "$$name"; echo "model: $$name does not match its sha256"; exit 1; }; \
+	  fi; done; echo "model: models/stories260K/ holds stories260K.bin and tok512.bin"
 
 ## make test: everything CI runs
 test: tools lint test-native test-build-steps test-browser test-e2e

@@ -25,6 +25,7 @@ const POINT = {
   clocks: '.clock-layers',
   frequencies: 'canvas.chart',
   decay: '.decay-plot',
+  model: '.model-heads',
   layouts: '.listings',
   scaling: '.wavelength-figure',
   rope2d: '.patch-figures',
@@ -69,8 +70,8 @@ async function expectPointOnScreen(page, chapter) {
     .toBe('ok');
 }
 
-test('the README lists the fifteen steps of the built-in lesson', () => {
-  expect(STEPS.map((s) => s.k)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+test('the README lists the sixteen steps of the built-in lesson', () => {
+  expect(STEPS.map((s) => s.k)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
   for (const step of STEPS) expect(POINT[step.chapter], step.view).toBeTruthy();
 });
 
@@ -81,12 +82,12 @@ test('a clicker walks the built-in lesson to its end and back; each step shows i
   page.on('request', (r) => r.url().includes('split_lesson') && lessonPart.push(r.url()));
   await page.goto('/?lesson=intro&present=1');
   const stepTag = page.getByTestId('lesson-step');
-  await expect(stepTag).toHaveAttribute('data-value', '1/15');
+  await expect(stepTag).toHaveAttribute('data-value', '1/16');
   expect(lessonPart.length).toBe(1);
   const forward = [];
   for (const step of STEPS) {
     if (step.k > 1) await page.keyboard.press('PageDown');
-    await expect(stepTag).toHaveAttribute('data-value', `${step.k}/15`);
+    await expect(stepTag).toHaveAttribute('data-value', `${step.k}/16`);
     await expect(page.getByTestId('lesson-caption')).not.toBeEmpty();
     await expect(page).toHaveURL(new RegExp(`lesson=intro&step=${step.k}#${step.chapter}$`));
     await expectPointOnScreen(page, step.chapter);
@@ -98,25 +99,25 @@ test('a clicker walks the built-in lesson to its end and back; each step shows i
   }
   // Past the end, nothing moves.
   await page.keyboard.press('PageDown');
-  await expect(stepTag).toHaveAttribute('data-value', '15/15');
+  await expect(stepTag).toHaveAttribute('data-value', '16/16');
   await expect(page.locator('.lesson-next')).toBeDisabled();
   // Back to the start: each step exactly as it was.
-  for (let k = 14; k >= 1; k--) {
+  for (let k = 15; k >= 1; k--) {
     await page.keyboard.press('PageUp');
-    await expect(stepTag).toHaveAttribute('data-value', `${k}/15`);
+    await expect(stepTag).toHaveAttribute('data-value', `${k}/16`);
     await expect.poll(async () => agree(await shown(page), forward[k - 1])).toBe(true);
     expect((await shown(page)).query).toBe(forward[k - 1].query);
   }
   await expect(page.locator('.lesson-back')).toBeDisabled();
   // The on-screen buttons step too.
   await page.locator('.lesson-next').click();
-  await expect(stepTag).toHaveAttribute('data-value', '2/15');
+  await expect(stepTag).toHaveAttribute('data-value', '2/16');
   await page.locator('.lesson-back').click();
-  await expect(stepTag).toHaveAttribute('data-value', '1/15');
+  await expect(stepTag).toHaveAttribute('data-value', '1/16');
   // step=k opens what stepping to k showed (a sample: the two clocks steps, scaling, precision).
-  for (const k of [8, 9, 13, 15]) {
+  for (const k of [8, 9, 12, 14, 16]) {
     await page.goto(`/?lesson=intro&present=1&step=${k}`);
-    await expect(stepTag).toHaveAttribute('data-value', `${k}/15`);
+    await expect(stepTag).toHaveAttribute('data-value', `${k}/16`);
     await expectPointOnScreen(page, STEPS[k - 1].chapter);
     await expect.poll(async () => agree(await shown(page), forward[k - 1])).toBe(true);
     expect((await shown(page)).query).toBe(forward[k - 1].query);
@@ -143,7 +144,7 @@ test('lesson mode at 1280x720 and 1920x1080, light and dark', async ({ page }) =
 test('Escape leaves the lesson and keeps the view; the other keys work as before', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/?lesson=intro&step=8');
-  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '8/15');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '8/16');
   // ] moves both tokens during a lesson, as anywhere.
   await page.keyboard.press(']');
   await expect.poll(() => m(page)).toBe(4);
@@ -259,14 +260,14 @@ test('a lesson prints as a handout: every step with its caption, its figure and 
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/?lesson=intro&step=3');
-  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/15');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/16');
   await page.evaluate(() => { window.print = () => { window.printed = true; }; });
   await page.getByRole('button', { name: 'Print handout' }).click();
   await expect.poll(() => page.evaluate(() => window.printed === true), { timeout: 90_000 }).toBe(true);
   // Back where the teacher was.
-  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/15');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/16');
   const entries = page.locator('.lesson-handout .handout-step');
-  await expect(entries).toHaveCount(15);
+  await expect(entries).toHaveCount(16);
   for (const [i, step] of STEPS.entries()) {
     await expect(entries.nth(i).locator('h2')).toContainText(`Step ${i + 1}.`);
     await expect(entries.nth(i).locator('.handout-link')).toHaveText(new RegExp(`${step.view.replace(/[?.*+^$()|[\]\\]/g, '\\$&')}$`));

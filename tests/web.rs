@@ -649,3 +649,26 @@ mod numbers {
         }
     }
 }
+
+/// The trained model's chapter mounted where no model was built in (the test runner's server has
+/// no model.json): it says in one line how to add the model, shows no number it does not have,
+/// and the rest of its controls are there.
+#[wasm_bindgen_test]
+async fn the_model_chapter_without_its_model_says_how_to_add_it() {
+    use rope_lab::story::model::ModelWidget;
+    let (root, _lab, handle) = mount_widget("layer=2&head=5", || view! { <ModelWidget /> }.into_any());
+    let status = root.query_selector("[data-testid='model-status']").unwrap().unwrap();
+    for _ in 0..50 {
+        if status.text_content().unwrap_or_default().contains("make model") {
+            break;
+        }
+        settle().await;
+    }
+    assert!(status.text_content().unwrap_or_default().contains("make model"), "{:?}", status.text_content());
+    assert!(root.query_selector("[data-testid='model-loss']").unwrap().unwrap().get_attribute("data-value").is_none());
+    // The grid of heads is there, with the URL's head picked.
+    let picked = root.query_selector(".model-head.selected").unwrap().unwrap();
+    assert_eq!(picked.get_attribute("aria-label").unwrap_or_default().split(':').next(), Some("layer 2, head 5"));
+    assert_eq!(root.query_selector_all(".model-head").unwrap().length(), 40);
+    drop(handle);
+}

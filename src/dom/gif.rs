@@ -149,7 +149,7 @@ impl FrameCanvas {
 
 /// Resolves in a task of its own (a zero timeout): the browser handles input and paints between.
 /// Through Leptos' `set_timeout`, as the page's other timers: no bindings of its own.
-fn next_task() -> impl std::future::Future<Output = ()> {
+pub fn next_task() -> impl std::future::Future<Output = ()> {
     use std::cell::RefCell;
     use std::rc::Rc;
     use std::task::{Poll, Waker};

@@ -166,7 +166,11 @@ impl Weights {
         let mut read = matrices(&c).map(|_| Vec::new());
         for (slot, (name, len)) in read.iter_mut().zip(matrices(&c)) {
             let blocks = len.div_ceil(BLOCK);
-            let scales = b.f32s(blocks, name)?;
+            let scales: Vec<f32> =
+                b.take(blocks * 2, name)?.chunks_exact(2).map(|h| f16_to_f32(u16::from_le_bytes([h[0], h[1]]))).collect();
+            if scales.iter().any(|s| !s.is_finite()) {
+                return Err(ModelError::NotFinite { what: name });
+            }
             let quantised = b.take(len, name)?;
             *slot = quantised.iter().enumerate().map(|(i, &q)| q as i8 as f32 * scales[i / BLOCK]).collect();
         }
@@ -180,7 +184,8 @@ impl Weights {
 }
 
 /// The page's copy of the model: the header, the tokenizer's file as it is, the norms' weights
-/// in f32, then each matrix as int8 with one f32 scale (max |x| / 127) per block of 64 numbers,
+/// in f32, then each matrix as int8 with one f16 scale (max |x| / 127, rounded up so that no
+/// byte overflows) per block of 64 numbers,
 /// all the scales of a matrix before its bytes (they compress better apart).
 pub fn pack(weights: &Weights, tokenizer: &[u8]) -> Vec<u8> {
     let c = &weights.config;
@@ -193,8 +198,11 @@ pub fn pack(weights: &Weights, tokenizer: &[u8]) -> Vec<u8> {
         norm.iter().for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
     }
     for values in weights.matrix_values() {
-        let scales: Vec<f32> = values.chunks(BLOCK).map(|block| block.iter().fold(0f32, |m, v| m.max(v.abs())) / 127.0).collect();
+        // The scale is stored as f16 and the bytes are rounded with that stored scale.
+        let scales: Vec<u16> =
+            values.chunks(BLOCK).map(|block| f32_to_f16(block.iter().fold(0f32, |m, v| m.max(v.abs())) / 127.0)).collect();
         scales.iter().for_each(|s| out.extend_from_slice(&s.to_le_bytes()));
+        let scales: Vec<f32> = scales.into_iter().map(f16_to_f32).collect();
         for (i, v) in values.iter().enumerate() {
             let scale = scales[i / BLOCK];
             let q = if scale > 0.0 { (v / scale).round().clamp(-127.0, 127.0) } else { 0.0 };
@@ -202,4 +210,57 @@ pub fn pack(weights: &Weights, tokenizer: &[u8]) -> Vec<u8> {
         }
     }
     out
+}
+
+/// IEEE half precision, rounded up in magnitude (a scale never shrinks, so |x| / scale ≤ 127);
+/// the scales here are normal halves (6e-5 to 65504), anything else saturates or flushes.
+fn f32_to_f16(v: f32) -> u16 {
+    let bits = v.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exponent = ((bits >> 23) & 0xff) as i32 - 127 + 15;
+    if !v.is_finite() || exponent >= 31 {
+        return sign | 0x7bff;
+    }
+    if exponent <= 0 {
+        return sign | 0x0400;
+    }
+    let mantissa = bits & 0x7f_ffff;
+    let mut half = ((exponent as u32) << 10) | (mantissa >> 13);
+    if mantissa & 0x1fff != 0 {
+        half += 1;
+    }
+    sign | half.min(0x7bff) as u16
+}
+
+fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h & 0x8000) as u32) << 16;
+    let exponent = ((h >> 10) & 0x1f) as u32;
+    let mantissa = (h & 0x3ff) as u32;
+    match exponent {
+        0 => {
+            let subnormal = mantissa as f32 * 2f32.powi(-24);
+            if sign != 0 {
+                -subnormal
+            } else {
+                subnormal
+            }
+        }
+        31 => f32::from_bits(sign | 0x7f80_0000 | (mantissa << 13)),
+        _ => f32::from_bits(sign | ((exponent + 127 - 15) << 23) | (mantissa << 13)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halves_round_up_and_read_back() {
+        for v in [1.0f32, 0.5, 2.718_281_7, 1e-3, 0.0123, 65504.0] {
+            let back = f16_to_f32(f32_to_f16(v));
+            assert!(back >= v && back <= v * (1.0 + 1.0 / 1024.0), "{v} -> {back}");
+        }
+        assert_eq!(f16_to_f32(0x3c00), 1.0);
+        assert_eq!(f16_to_f32(0xc000), -2.0);
+    }
 }

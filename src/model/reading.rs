@@ -114,10 +114,17 @@ impl Reading {
         let logits = self.logits(last);
         let max = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) as f64;
         let sum: f64 = logits.iter().map(|&v| (v as f64 - max).exp()).sum();
-        let mut ranked: Vec<(u32, f64)> = logits.iter().enumerate().map(|(i, &v)| (i as u32, (v as f64 - max).exp() / sum)).collect();
-        // Highest first; the lower id first on a tie, as the greedy choice.
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        ranked.truncate(k);
+        // Highest first, the lower id first on a tie (as the greedy choice): k passes, no sort.
+        let mut ranked: Vec<(u32, f64)> = Vec::with_capacity(k);
+        for _ in 0..k.min(logits.len()) {
+            let taken = |i: usize| ranked.iter().any(|&(id, _)| id as usize == i);
+            let best = (0..logits.len()).filter(|&i| !taken(i)).fold(None, |best: Option<usize>, i| match best {
+                Some(b) if logits[b] >= logits[i] => Some(b),
+                _ => Some(i),
+            });
+            let Some(best) = best else { break };
+            ranked.push((best as u32, (logits[best] as f64 - max).exp() / sum));
+        }
         ranked
     }
 
@@ -213,5 +220,24 @@ impl Reading {
             magnitude.iter_mut().for_each(|m| *m /= total);
         }
         Some(PlaneWhy { top_key, difference, magnitude })
+    }
+
+    /// [`Reading::why`] averaged over every query after BOS: what the head does in general,
+    /// plane by plane (`top_key` is the last query's).
+    pub fn why_mean(&self, layer: usize, head: usize) -> Option<PlaneWhy> {
+        let planes = self.config.planes();
+        let (mut difference, mut magnitude, mut n, mut top_key) = (vec![0.0; planes], vec![0.0; planes], 0.0, 0);
+        for query in 1..self.tokens.len() {
+            let why = self.why(layer, head, query)?;
+            difference.iter_mut().zip(&why.difference).for_each(|(d, w)| *d += w);
+            magnitude.iter_mut().zip(&why.magnitude).for_each(|(m, w)| *m += w);
+            n += 1.0;
+            top_key = why.top_key;
+        }
+        (n > 0.0).then(|| PlaneWhy {
+            top_key,
+            difference: difference.iter().map(|d| d / n).collect(),
+            magnitude: magnitude.iter().map(|m| m / n).collect(),
+        })
     }
 }

@@ -2,7 +2,6 @@
 //! `run.c`'s `build_tokenizer`, `encode` and `decode` do.
 
 use super::{Bytes, ModelError};
-use std::collections::HashMap;
 
 /// The id that starts every text (`\n<s>\n`).
 pub const BOS: u32 = 1;
@@ -17,7 +16,8 @@ const BYTE_PIECES: u32 = 3;
 pub struct Tokenizer {
     pieces: Vec<Vec<u8>>,
     scores: Vec<f32>,
-    lookup: HashMap<Vec<u8>, u32>,
+    /// The ids sorted by their pieces' bytes, searched as run.c's `str_lookup` does.
+    sorted: Vec<u32>,
 }
 
 impl Tokenizer {
@@ -39,12 +39,16 @@ impl Tokenizer {
             pieces.push(piece.to_vec());
             scores.push(score);
         }
-        // run.c sorts the pieces and searches them; with a duplicate piece, keep the first id.
-        let mut lookup = HashMap::with_capacity(vocab_size);
-        for (id, piece) in pieces.iter().enumerate() {
-            lookup.entry(piece.clone()).or_insert(id as u32);
-        }
-        Ok(Tokenizer { pieces, scores, lookup })
+        // run.c sorts the pieces and searches them; with a duplicate piece, the first id.
+        let mut sorted: Vec<u32> = (0..pieces.len() as u32).collect();
+        sorted.sort_unstable_by(|&a, &b| pieces[a as usize].cmp(&pieces[b as usize]).then(a.cmp(&b)));
+        Ok(Tokenizer { pieces, scores, sorted })
+    }
+
+    /// The id of the piece `bytes`, if there is one.
+    fn lookup(&self, bytes: &[u8]) -> Option<u32> {
+        let at = self.sorted.partition_point(|&id| self.pieces[id as usize].as_slice() < bytes);
+        self.sorted.get(at).copied().filter(|&id| self.pieces[id as usize] == bytes)
     }
 
     pub fn vocab_size(&self) -> usize {
@@ -58,15 +62,15 @@ impl Tokenizer {
     pub fn encode(&self, text: &str) -> Vec<u32> {
         let mut ids = vec![BOS];
         if !text.is_empty() {
-            if let Some(&space) = self.lookup.get(&b" "[..]) {
+            if let Some(space) = self.lookup(b" ") {
                 ids.push(space);
             }
         }
         let mut buffer = [0u8; 4];
         for ch in text.chars() {
             let bytes = ch.encode_utf8(&mut buffer).as_bytes();
-            match self.lookup.get(bytes) {
-                Some(&id) => ids.push(id),
+            match self.lookup(bytes) {
+                Some(id) => ids.push(id),
                 None => ids.extend(bytes.iter().map(|&b| b as u32 + BYTE_PIECES)),
             }
         }
@@ -78,7 +82,7 @@ impl Tokenizer {
                 merged.clear();
                 merged.extend_from_slice(&self.pieces[ids[i] as usize]);
                 merged.extend_from_slice(&self.pieces[ids[i + 1] as usize]);
-                if let Some(&id) = self.lookup.get(&merged) {
+                if let Some(id) = self.lookup(&merged) {
                     let score = self.scores[id as usize];
                     if best.is_none_or(|(s, _, _)| score > s) {
                         best = Some((score, i, id));

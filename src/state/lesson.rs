@@ -139,7 +139,7 @@ impl Lesson {
         format!("{{\n  \"title\": {},\n  \"steps\": [\n{}\n  ]\n}}\n", json_string(&self.title), steps.join(",\n"))
     }
 
-    /// The README's 45-minute lesson, its thirteen views and the two extensions. The views leave
+    /// The README's 45-minute lesson, its fourteen views and the two extensions. The views leave
     /// presenter mode and the theme to the person showing it (`lesson=intro&present=1`).
     pub fn intro() -> Lesson {
         let step = |view: &str, caption: &str| Step { view: view.to_string(), caption: caption.to_string() };
@@ -157,6 +157,7 @@ impl Lesson {
                 step("?dim=8&m=13&n=11#clocks", "Both tokens moved on by 10: every hand turned, the angle between each pair did not, and the score is the same."),
                 step("?dim=128&orig=4096#frequencies", "Fast planes turn every few tokens, slow ones never complete a turn within the context."),
                 step("?dim=128&range=4096&r=1000#decay", "RoFormer's bound ripples and is loose; the score of a given q and k need not decay."),
+                step("#model", "A real trained model reads a story in the tab: the dark squares are heads that look back at the previous token. Switch plane 0 off and watch their attention fall and the loss rise; shift every position by a million and nothing changes."),
                 step("?layout=half&m=30&n=11#layouts", "Interleaved and rotate_half pair dimensions differently: the same function up to a permutation, a real bug if mixed up."),
                 step("?preset=llama-3.1-8b&scaling_b=linear#scaling", "How Llama 3.1 reaches 128K: fast planes kept, slow ones interpolated, against plain interpolation."),
                 step("#rope2d", "Images: click two patches, shift both, and find the patch the (x + y) way cannot tell apart."),

@@ -59,7 +59,8 @@ pub const DEFAULT_QUERY_PATCH: (u8, u8) = (2, 5);
 pub const DEFAULT_KEY_PATCH: (u8, u8) = (5, 3);
 /// The trained model's chapter ("model"): its default text, a TinyStories opening in which a
 /// name repeats, so that heads that look back at a name have something to find.
-pub const DEFAULT_MODEL_TEXT: &str = "Once upon a time, there was a little girl named Lily. She loved to play with her ball. One day, Lily went to the park.";
+pub const DEFAULT_MODEL_TEXT: &str =
+    "Once upon a time, there was a little girl named Lily. She loved to play with her ball. One day, Lily went to the park.";
 /// The longest text the URL or the field takes (`text=`), in characters.
 pub const MAX_MODEL_TEXT: usize = 2000;
 /// stories260K's layers, query heads and rotation planes per head (`layer=`, `head=`, `off=`).

@@ -12,6 +12,7 @@ pub mod frequencies;
 pub mod heatmap;
 pub mod layouts;
 pub mod lesson;
+pub mod model;
 pub mod order;
 mod parts;
 pub mod pe_rotation;
@@ -31,7 +32,7 @@ use parts::{part_view, Part, EMBED_DIALOG_SLOT, REFERENCES_SLOT, SHORTCUTS_DIALO
 /// positions to the rotation lab and its numbers, the two layouts, frequencies, decay, context
 /// extension and its variants, images, and precision at long positions. A control or term is
 /// used only after the chapter that explains it, or says where it is explained. Each names the part of the split build that holds it.
-pub static WIDGETS: [Widget; 14] = [
+pub static WIDGETS: [Widget; 15] = [
     Widget { id: order::ID, title: order::TITLE, part: Part::Frame, slot: 0 },
     Widget { id: counting::ID, title: counting::TITLE, part: Part::Opening, slot: 0 },
     Widget { id: pe_rotation::ID, title: pe_rotation::TITLE, part: Part::Opening, slot: 1 },
@@ -43,6 +44,7 @@ pub static WIDGETS: [Widget; 14] = [
     Widget { id: complex::ID, title: complex::TITLE, part: Part::Rotation, slot: 4 },
     Widget { id: frequencies::ID, title: frequencies::TITLE, part: Part::Rotation, slot: 5 },
     Widget { id: decay::ID, title: decay::TITLE, part: Part::Analysis, slot: 0 },
+    Widget { id: model::ID, title: model::TITLE, part: Part::Model, slot: 0 },
     Widget { id: scaling::ID, title: scaling::TITLE, part: Part::Beyond, slot: 0 },
     Widget { id: rope2d::ID, title: rope2d::TITLE, part: Part::Beyond, slot: 1 },
     Widget { id: precision::ID, title: precision::TITLE, part: Part::Beyond, slot: 2 },

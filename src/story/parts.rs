@@ -46,6 +46,9 @@ pub enum Part {
     Beyond,
     /// The lesson player and the lesson editor: fetched only when a lesson is asked for.
     Lesson,
+    /// Inside a trained model: the forward pass of stories260K and its chapter, fetched as the
+    /// reader nears it (the model's weights are a file of their own, fetched by the chapter).
+    Model,
 }
 
 #[cfg_attr(split, leptos::wasm_split::wasm_split(opening_1, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_opening), fallible))]
@@ -91,6 +94,11 @@ fn lesson(_slot: u8) -> PartView {
     Ok(view! { <super::lesson::LessonPart /> }.into_any())
 }
 
+#[cfg_attr(split, leptos::wasm_split::wasm_split(model_7, wasm_split_path = ::leptos::wasm_split, preload(#[doc(hidden)] #[allow(non_snake_case)] __preload_model), fallible))]
+fn model(_slot: u8) -> PartView {
+    Ok(with_bar(view! { <super::model::ModelWidget /> }.into_any()))
+}
+
 /// A chapter's view, with the phone's bar of m and n if this is the first chapter to arrive on
 /// the full page (the bar's code thus comes with the parts, not with the first download).
 fn with_bar(view: AnyView) -> AnyView {
@@ -126,6 +134,7 @@ pub fn part_view(part: Part, slot: u8, _on_approach: bool, _saying: &'static str
         Part::Analysis => analysis(slot),
         Part::Beyond => beyond(slot),
         Part::Lesson => lesson(slot),
+        Part::Model => model(slot),
     };
     // Nothing to fetch: always Ok.
     view.unwrap_or_else(|_| ().into_any())
@@ -182,6 +191,7 @@ pub fn part_view(part: Part, slot: u8, on_approach: bool, saying: &'static str, 
                     Part::Analysis => analysis(slot).await,
                     Part::Beyond => beyond(slot).await,
                     Part::Lesson => lesson(slot).await,
+                    Part::Model => model(slot).await,
                 };
                 // Here already: the call does not fetch again.
                 view.unwrap_or_else(|_| ().into_any())
@@ -195,7 +205,7 @@ pub fn part_view(part: Part, slot: u8, on_approach: bool, saying: &'static str, 
 thread_local! {
     /// Per part: whether it is being fetched or here; whether it is here (what its chapters
     /// read); whether its fetch failed (offline, say: asking again tries again).
-    static PARTS: [(Cell<bool>, RwSignal<bool>, RwSignal<bool>); 6] =
+    static PARTS: [(Cell<bool>, RwSignal<bool>, RwSignal<bool>); 7] =
         std::array::from_fn(|_| (Cell::new(false), RwSignal::new(false), RwSignal::new(false)));
 }
 
@@ -221,6 +231,7 @@ pub fn request(part: Part) {
             Part::Analysis => __preload_analysis().await,
             Part::Beyond => __preload_beyond().await,
             Part::Lesson => __preload_lesson().await,
+            Part::Model => __preload_model().await,
         };
         match fetched {
             Ok(()) => arrived.set(true),
@@ -236,7 +247,7 @@ pub fn request(part: Part) {
 /// Every part: a search of the page (Ctrl+F, ⌘F) should find the chapters a reader has not
 /// scrolled to yet.
 pub fn request_all() {
-    for part in [Part::Opening, Part::Rotation, Part::Analysis, Part::Beyond] {
+    for part in [Part::Opening, Part::Rotation, Part::Analysis, Part::Model, Part::Beyond] {
         request(part);
     }
 }

@@ -81,7 +81,7 @@ pub fn Controls() -> impl IntoView {
                 options=ScalingMethod::ALL.iter().map(|m| (m.as_str(), m.label())).collect()
                 value=Signal::derive(move || scaling.get().as_str())
                 on_pick=|name| ScalingMethod::parse(name).map(Change::Scaling) />
-            <a class="control-where" href="#scaling">"context extension: chapter 12"</a>
+            <a class="control-where" href="#scaling">"context extension: chapter 13"</a>
 
             <Show when=move || scaling.get() != ScalingMethod::None>
                 <div class="control-pair">

@@ -22,6 +22,7 @@ pub fn key_figure(chapter: &str) -> (&'static str, &'static str) {
         "layouts" => (".listings", ".readouts"),
         "frequencies" => ("canvas.chart", "canvas.chart"),
         "decay" => (".decay-plot", ".decay-plot"),
+        "model" => (".model-heads", ".model-heads"),
         "scaling" => (".wavelength-figure", ".wavelength-figure"),
         "rope2d" => (".patch-figures", ".patch-figures"),
         "precision" => (".precision-controls", ".readouts"),

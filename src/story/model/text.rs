@@ -1,0 +1,125 @@
+//! Text in, tokens out: the reader's story, its tokens with their positions and losses, the
+//! model's next token and its greedy continuation.
+
+use super::{continue_story, Shared};
+use crate::charts::format::fixed;
+use crate::lab::use_lab;
+use crate::state::{fmt_f64, Change, MAX_MODEL_TEXT};
+use crate::ui::readout::Readout;
+use leptos::prelude::*;
+
+/// Losses at or above this many nats fill a token's bar.
+const FULL_BAR: f64 = 8.0;
+
+/// A token as its chip shows it: a leading space as ␣ and no other change.
+fn chip_text(piece: &str) -> String {
+    match piece.strip_prefix(' ') {
+        Some("") => "␣".to_string(),
+        Some(rest) => format!("␣{rest}"),
+        None => piece.replace('\n', "⏎"),
+    }
+}
+
+#[component]
+pub(super) fn TextPanel() -> impl IntoView {
+    let lab = use_lab();
+    let shared = expect_context::<Shared>();
+    let text = lab.select(|s| s.model_text().to_string());
+    let chips = Memo::new(move |_| {
+        let model = shared.model.get()?;
+        shared.reading.with(|r| {
+            let r = r.as_ref()?;
+            Some(
+                r.tokens.iter().enumerate().map(|(t, &id)| (t, chip_text(&model.tokenizer.piece(id)), r.token_loss(t))).collect::<Vec<_>>(),
+            )
+        })
+    });
+    let next = Memo::new(move |_| {
+        let model = shared.model.get()?;
+        shared.reading.with(|r| {
+            let r = r.as_ref()?;
+            let last = *r.tokens.last()?;
+            Some(
+                r.next(5)
+                    .into_iter()
+                    .map(|(id, p)| (String::from_utf8_lossy(model.tokenizer.decode(last, id)).into_owned(), p))
+                    .collect::<Vec<_>>(),
+            )
+        })
+    });
+    let top = move || next.with(|n| n.as_ref().and_then(|n| n.first().map(|(t, _)| t.clone())));
+    let count = Signal::derive(move || shared.reading.with(|r| r.as_ref().map(|r| r.len() as f64)));
+    let loss = Signal::derive(move || shared.reading.with(|r| r.as_ref().map(|r| r.loss())));
+    let selected = lab.select(|s| (s.layer as usize, s.head as usize));
+    let query = Memo::new(move |_| {
+        let (l, h) = selected.get();
+        shared.query_at(l, h)
+    });
+    let start = move |_| {
+        shared.wanted.set(true);
+        let generation = shared.bump();
+        leptos::task::spawn_local(continue_story(shared, generation));
+    };
+    let stop = move |_| {
+        shared.wanted.set(false);
+        shared.bump();
+        shared.continuing.set(false);
+    };
+    view! {
+        <div class="model-text">
+            <label class="control-label" for="model-text-field">"Your story (the model knows English children's stories only)"</label>
+            <textarea id="model-text-field" class="model-text-field" data-testid="model-text" rows="3" maxlength=MAX_MODEL_TEXT.to_string()
+                spellcheck="false" prop:value=move || text.get()
+                on:input=move |ev| lab.apply(Change::Text(event_target_value(&ev)))></textarea>
+            <div class="model-readouts readouts">
+                <Readout testid="model-tokens" label="tokens, BOS included" value=count integer=true
+                    hint="up to 512, the context it was trained on" />
+                <Readout testid="model-loss" label="mean loss (nats per token)" value=loss
+                    hint="how surprised it is by each next token, on average" />
+                <div class="readout">
+                    <span class="readout-label">"most likely next token"</span>
+                    <output class="readout-value" data-testid="model-next" data-value=move || top().unwrap_or_default()>
+                        {move || top().map(|t| format!("“{t}”")).unwrap_or_else(|| "—".into())}
+                    </output>
+                </div>
+            </div>
+            <p class="explain">"Each chip is a token with its position; the bar under it is how surprised the model was to \
+                read it (its loss in nats: a tall bar is a token it did not expect). Click a token to look at it as a query below."</p>
+            <ol class="model-chips" aria-label="the tokens, with their positions and losses">
+                {move || chips.get().unwrap_or_default().into_iter().map(|(t, piece, loss)| {
+                    let height = format!("{}%", fixed((loss / FULL_BAR).clamp(0.0, 1.0) * 100.0, 0));
+                    view! {
+                        <li class="model-chip" class:selected=move || query.get() == Some(t)>
+                            <button type="button" on:click=move |_| { shared.query.set(Some(t)); shared.key.set(None); }
+                                title=format!("position {t}, loss {} nats", fmt_f64((loss * 100.0).round() / 100.0))>
+                                <span class="chip-piece">{piece}</span>
+                                <span class="chip-position">{t}</span>
+                            </button>
+                            <span class="chip-loss" aria-hidden="true"><span class="chip-loss-bar" style:height=height></span></span>
+                        </li>
+                    }
+                }).collect_view()}
+            </ol>
+            <div class="model-next-list">
+                <span class="control-label">"What it expects next"</span>
+                <ol>
+                    {move || next.get().unwrap_or_default().into_iter().map(|(token, p)| view! {
+                        <li><span class="next-token">{format!("“{token}”")}</span>
+                            <span class="next-bar" style:width=format!("{}%", fixed(p * 100.0, 1))></span>
+                            <span class="next-p">{format!("{}%", fixed(p * 100.0, 1))}</span></li>
+                    }).collect_view()}
+                </ol>
+            </div>
+            <div class="model-continue">
+                <button type="button" on:click=start disabled=move || shared.continuing.get() || shared.reading.with(Option::is_none)>
+                    "Continue the story"</button>
+                <button type="button" on:click=stop disabled=move || !shared.continuing.get()>"Stop"</button>
+                <p class="model-continuation" aria-live="polite">
+                    <span class="continuation-given">{move || text.get()}</span>
+                    <output class="continuation-new" data-testid="model-continuation" data-tokens=move || shared.continued.get().to_string()
+                        data-value=move || shared.continuation.get()>{move || shared.continuation.get()}</output>
+                </p>
+            </div>
+        </div>
+    }
+}

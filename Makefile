@@ -49,11 +49,11 @@ test: tools lint test-native test-build-steps test-browser test-e2e
 ## browser (the page's own modules build only for wasm32).
 lint: rust-components
 	cargo fmt --check
-	cargo clippy --locked --all-targets -- -D warnings
+	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --test web -- -D warnings
 
 test-native:
-	cargo test --locked
+	cargo test --locked --workspace
 
 ## The build's own scripts (.ci/), run on copies of their input.
 test-build-steps:

@@ -14,6 +14,7 @@ const FIGURES = [
   ['frequencies', 'frequencies', 'context'],
   ['decay', 'decay', 'relative bound'],
   ['decay', 'decay-absolute', 'absolute bound'],
+  ['model', 'model-attention', 'attention weight'],
   ['scaling', 'scaling', 'after (in effect)'],
   ['scaling', 'scaling-compare', 'difference'],
   ['rope2d', 'rope2d', 'purple negative'],

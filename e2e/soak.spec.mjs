@@ -47,7 +47,11 @@ async function everyValueIsFinite(page) {
       || (testid?.startsWith('check-') && /^[a-z][a-z ]*$/.test(item));
     const out = [];
     for (const el of document.querySelectorAll('[data-value]')) {
-      for (const item of el.getAttribute('data-value').split(',')) {
+      // The trained model's words are text; its grid of heads is a JSON array of arrays.
+      if (['model-next', 'model-continuation'].includes(el.dataset.testid)) continue;
+      let text = el.getAttribute('data-value');
+      if (el.dataset.testid === 'model-heads-prev') text = JSON.parse(text).flat().join(',');
+      for (const item of text.split(',')) {
         if (item !== '' && !Number.isFinite(Number(item)) && !allow(el.dataset.testid, item)) out.push(`${el.dataset.testid}: ${item}`);
       }
     }

@@ -205,19 +205,10 @@ impl Model {
                 let q = &s.q[h * hs..][..hs];
                 let kv = (h / group) * hs;
                 let att = &mut s.att[..=pos];
-                for (t, a) in att.iter_mut().enumerate() {
-                    let k = &keys[t * kv_dim + kv..][..hs];
-                    *a = q.iter().zip(k).map(|(a, b)| a * b).sum::<f32>() * scale;
-                }
-                softmax(att);
+                let out = &mut s.xb[h * hs..][..hs];
+                rope_lab_kernels::attend(q, keys, values, kv_dim, kv, scale, att, out);
                 if let Some(r) = record.as_deref_mut() {
                     r.keep_attention(l, h, pos, att);
-                }
-                let out = &mut s.xb[h * hs..][..hs];
-                out.fill(0.0);
-                for (t, &a) in att.iter().enumerate() {
-                    let v = &values[t * kv_dim + kv..][..hs];
-                    out.iter_mut().zip(v).for_each(|(o, v)| *o += a * v);
                 }
             }
             matvec(&mut s.xb2, &w.wo[l * dim * dim..][..dim * dim], &s.xb);
@@ -226,7 +217,7 @@ impl Model {
             rmsnorm(&mut s.xb, &s.x, &w.rms_ffn[l * dim..][..dim]);
             matvec(&mut s.hb, &w.w1[l * hidden * dim..][..hidden * dim], &s.xb);
             matvec(&mut s.hb2, &w.w3[l * hidden * dim..][..hidden * dim], &s.xb);
-            s.hb.iter_mut().zip(&s.hb2).for_each(|(a, b)| *a = *a / (1.0 + (-*a).exp()) * b);
+            rope_lab_kernels::silu_times(&mut s.hb, &s.hb2);
             matvec(&mut s.xb, &w.w2[l * dim * hidden..][..dim * hidden], &s.hb);
             s.x.iter_mut().zip(&s.xb).for_each(|(x, d)| *x += d);
         }
@@ -292,39 +283,14 @@ pub fn cross_entropy(logits: &[f32], target: u32) -> f64 {
     max + sum.ln() - target
 }
 
-/// `out = W · x` for W `[out.len(), x.len()]` row-major, four sums at once per row.
+/// `out = W · x` for W `[out.len(), x.len()]` row-major (the kernels crate: compiled for speed).
 fn matvec(out: &mut [f32], w: &[f32], x: &[f32]) {
-    let n = x.len();
-    for (o, row) in out.iter_mut().zip(w.chunks_exact(n)) {
-        let mut acc = [0f32; 4];
-        let (rows, rest) = (row.chunks_exact(4), row.len() - row.len() % 4);
-        for (r, xs) in rows.zip(x.chunks_exact(4)) {
-            acc[0] += r[0] * xs[0];
-            acc[1] += r[1] * xs[1];
-            acc[2] += r[2] * xs[2];
-            acc[3] += r[3] * xs[3];
-        }
-        let tail: f32 = row[rest..].iter().zip(&x[rest..]).map(|(a, b)| a * b).sum();
-        *o = (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail;
-    }
+    rope_lab_kernels::matvec(out, w, x);
 }
 
 /// `run.c`'s rmsnorm: weight · x / sqrt(mean(x²) + ε).
 fn rmsnorm(out: &mut [f32], x: &[f32], weight: &[f32]) {
-    let ss = x.iter().map(|v| v * v).sum::<f32>() / x.len() as f32 + NORM_EPS;
-    let inv = 1.0 / ss.sqrt();
-    out.iter_mut().zip(x).zip(weight).for_each(|((o, x), w)| *o = w * (inv * x));
-}
-
-/// In place, numerically stable.
-fn softmax(x: &mut [f32]) {
-    let max = x.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
-    let mut sum = 0.0;
-    x.iter_mut().for_each(|v| {
-        *v = (*v - max).exp();
-        sum += *v;
-    });
-    x.iter_mut().for_each(|v| *v /= sum);
+    rope_lab_kernels::rmsnorm(out, x, weight, NORM_EPS);
 }
 
 /// Turns plane i of every head of `v` (`head_size` dimensions each) by its angle:

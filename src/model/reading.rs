@@ -199,18 +199,20 @@ impl Reading {
         }
         let top_key = (0..row.len()).fold(0, |best, i| if row[i] > row[best] { i } else { best });
         let planes = self.config.planes();
-        let top = self.plane_parts(layer, head, query, top_key);
-        let mut others = vec![0.0; planes];
-        let mut magnitude = vec![0.0; planes];
+        let scale = 1.0 / (self.config.head_size() as f64).sqrt();
+        let (mut top, mut others, mut magnitude) = (vec![0.0; planes], vec![0.0; planes], vec![0.0; planes]);
         let q = self.q(layer, head, query);
         for key in 0..row.len() {
             let k = self.k(layer, head, key);
-            for (i, m) in magnitude.iter_mut().enumerate() {
-                *m += (q[2 * i] as f64).hypot(q[2 * i + 1] as f64) * (k[2 * i] as f64).hypot(k[2 * i + 1] as f64);
-            }
-            if key != top_key {
-                let parts = self.plane_parts(layer, head, query, key);
-                others.iter_mut().zip(parts).for_each(|(o, p)| *o += p);
+            for i in 0..planes {
+                let (q0, q1, k0, k1) = (q[2 * i] as f64, q[2 * i + 1] as f64, k[2 * i] as f64, k[2 * i + 1] as f64);
+                magnitude[i] += q0.hypot(q1) * k0.hypot(k1);
+                let part = (q0 * k0 + q1 * k1) * scale;
+                if key == top_key {
+                    top[i] = part;
+                } else {
+                    others[i] += part;
+                }
             }
         }
         let n = (row.len() - 1) as f64;
@@ -220,6 +222,12 @@ impl Reading {
             magnitude.iter_mut().for_each(|m| *m /= total);
         }
         Some(PlaneWhy { top_key, difference, magnitude })
+    }
+
+    /// The key query `query` attends to most (the first on a tie), if it has one.
+    pub fn top_key(&self, layer: usize, head: usize, query: usize) -> Option<usize> {
+        let row = self.attention_row(layer, head, query);
+        (!row.is_empty()).then(|| (0..row.len()).fold(0, |best, i| if row[i] > row[best] { i } else { best }))
     }
 
     /// [`Reading::why`] averaged over every query after BOS: what the head does in general,

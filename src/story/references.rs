@@ -8,7 +8,7 @@ use leptos::prelude::*;
 #[component]
 pub fn References() -> impl IntoView {
     // (text, link or "" where our copy names none, what the page takes from it)
-    const REFERENCES: [(&str, &str, &str); 25] = [
+    const REFERENCES: [(&str, &str, &str); 27] = [
         ("Su, Lu, Pan, Murtadha, Wen, Liu (2021). RoFormer: Enhanced Transformer with Rotary Position Embedding.", "https://arxiv.org/abs/2104.09864", "the rotation, its complex form, the decay bounds (section 3.4.3)"),
         ("Vaswani et al. (2017). Attention Is All You Need.", "https://arxiv.org/abs/1706.03762", "sinusoidal encodings, added to x (section 3.5)"),
         ("Fleetwood (2024). You could have designed state of the art positional encoding. Hugging Face blog.", "https://huggingface.co/blog/designing-positional-encoding", "the two dogs; integer, binary, sinusoidal; PE(p+k) = M_k PE(p); p-RoPE"),
@@ -17,7 +17,9 @@ pub fn References() -> impl IntoView {
         ("Khan Ramsha, FinetuneX: positional_encoding.py and notes on RoPE.", "https://github.com/Khan-Ramsha/FinetuneX/blob/main/modules/positional_encoding.py", "the complex-number derivation, step by step, as in the complex view"),
         ("Quizzr. Maintaining Sequential Order with Rotary Positional Embeddings (RoPE).", "", "permutation invariance; rotate_half; PI, NTK-aware and YaRN in one place"),
         ("Rotary Positional Embedding (RoPE): A Deep Dive into Relative Positional Information (unsigned in our copy).", "", "where RoPE is applied; LongRoPE and xPos beside PI, NTK and YaRN"),
-        ("Barbero, Vitvitskyi, Perivolaropoulos, Pascanu, Veličković (2024). Round and Round We Go! What makes Rotary Positional Encodings useful?", "https://arxiv.org/abs/2410.06205", "what decay does not explain; p-RoPE"),
+        ("Barbero, Vitvitskyi, Perivolaropoulos, Pascanu, Veličković (2024). Round and Round We Go! What makes Rotary Positional Encodings useful?", "https://arxiv.org/abs/2410.06205", "what decay does not explain; p-RoPE; in Gemma 7B the fastest planes make positional heads, the slowest carry content (the trained model's chapter)"),
+        ("Karpathy (2023). llama2.c: Inference Llama 2 in one file of pure C; the tinyllamas checkpoints (stories260K, MIT).", "https://github.com/karpathy/llama2.c", "the trained model and its tokenizer, run in the tab; run.c's forward pass and tokenizer, followed here"),
+        ("Eldan, Li (2023). TinyStories: How Small Can Language Models Be and Still Speak Coherent English?", "https://arxiv.org/abs/2305.07759", "the children's stories the model was trained on"),
         ("Chen, Wong, Chen, Tian (2023). Extending Context Window of Large Language Models via Positional Interpolation.", "https://arxiv.org/abs/2306.15595", "linear scaling (PI)"),
         ("Peng, Quesnelle, Fan, Shippole (2023). YaRN: Efficient Context Window Extension of Large Language Models.", "https://arxiv.org/abs/2309.00071", "YaRN's ramp and attention factor; NTK-aware scaling (bloc97)"),
         ("Ding et al. (2024). LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens.", "https://arxiv.org/abs/2402.13753", "per-plane factors (Phi-3)"),

@@ -4,8 +4,9 @@
 
 use super::Shared;
 use crate::charts::format::fixed;
-use crate::charts::palette::{ACCENT, SURFACE};
+use crate::charts::palette::{ACCENT, SURFACE, TEXT};
 use crate::dom::canvas::{context_2d, pointer_offset};
+use crate::dom::size::use_in_view;
 use crate::lab::{use_dark_mode, use_lab};
 use crate::state::{fmt_f64, Change, MODEL_HEADS, MODEL_LAYERS};
 use crate::ui::export::ExportButtons;
@@ -20,6 +21,32 @@ fn shade(weight: f64, dark: bool) -> (u8, u8, u8) {
     let w = weight.clamp(0.0, 1.0);
     let mix = |x: u8, y: u8| (x as f64 + (y as f64 - x as f64) * w).round() as u8;
     (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// The text colour, of the page's text and its card's surface, that reads best on `background`
+/// (WCAG's contrast ratio of relative luminances).
+fn ink_on(background: (u8, u8, u8), dark: bool) -> (u8, u8, u8) {
+    let luminance = |(r, g, b): (u8, u8, u8)| {
+        let linear = |c: u8| {
+            let c = c as f64 / 255.0;
+            if c <= 0.039_28 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+    };
+    let contrast = |a: (u8, u8, u8)| {
+        let (x, y) = (luminance(a), luminance(background));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    };
+    let [text, surface] = [TEXT.pick(dark), SURFACE.pick(dark)].map(|c| (c.0, c.1, c.2));
+    if contrast(text) >= contrast(surface) {
+        text
+    } else {
+        surface
+    }
 }
 
 fn css((r, g, b): (u8, u8, u8)) -> String {
@@ -56,7 +83,12 @@ pub(super) fn HeadsPanel() -> impl IntoView {
 
     // The attention map: one pixel per (query, key), scaled up by CSS.
     let canvas = NodeRef::<Canvas>::new();
+    // Drawn while near the screen (and when it comes near), not on every read out of sight.
+    let map_near = use_in_view(canvas);
     Effect::new(move |_| {
+        if !map_near.get() {
+            return;
+        }
         let (l, h) = selected.get();
         let dark = dark.get();
         let Some(element) = canvas.get() else { return };
@@ -115,7 +147,7 @@ pub(super) fn HeadsPanel() -> impl IntoView {
                                 aria-pressed=move || (selected.get() == (l, h)).to_string()
                                 aria-label=move || format!("layer {l}, head {h}: {}% to the previous token", fixed(value().unwrap_or(0.0) * 100.0, 0))
                                 style:background-color=move || css(shade(value().unwrap_or(0.0), dark.get()))
-                                class:strong=move || { value().unwrap_or(0.0) > 0.5 }
+                                style:color=move || css(ink_on(shade(value().unwrap_or(0.0), dark.get()), dark.get()))
                                 on:click=move |_| pick(l, h)>
                                 {move || value().map(|v| fixed(v * 100.0, 0)).unwrap_or_default()}
                             </button>

@@ -61,6 +61,8 @@ struct Shared {
     continuing: RwSignal<bool>,
     /// The reader asked for a continuation: a new reading continues again.
     wanted: RwSignal<bool>,
+    /// Main-thread milliseconds of the last read of the text (the benchmark prints it).
+    read_ms: RwSignal<f64>,
     /// Bumped by every new reading and by Stop: a task of an older one stops.
     generation: StoredValue<u64>,
     session: StoredValue<Option<Session>>,
@@ -78,7 +80,7 @@ impl Shared {
             if let Some(q) = self.query.get() {
                 return Some(q.min(len - 1));
             }
-            let looks_back = |q: usize| r.why(layer, head, q).is_some_and(|w| w.top_key + 1 == q);
+            let looks_back = |q: usize| r.top_key(layer, head, q).is_some_and(|k| k + 1 == q);
             Some((1..len).rev().find(|&q| looks_back(q)).unwrap_or(len - 1))
         })
     }
@@ -134,6 +136,7 @@ pub fn ModelWidget() -> impl IntoView {
         continued: RwSignal::new(0),
         continuing: RwSignal::new(false),
         wanted: RwSignal::new(false),
+        read_ms: RwSignal::new(0.0),
         generation: StoredValue::new(0),
         session: StoredValue::new(None),
         baseline: StoredValue::new(None),
@@ -166,7 +169,10 @@ pub fn ModelWidget() -> impl IntoView {
         }
         cut.set(too_long);
         let rope = Rope { offset, off };
+        let clock = window().performance();
+        let started = clock.as_ref().map_or(0.0, |p| p.now());
         let (reading, session) = model.read(&tokens, rope);
+        shared.read_ms.set(clock.as_ref().map_or(0.0, |p| p.now()) - started);
         let reading = Arc::new(reading);
         // The same text at offset 0, kept while only the offset moves.
         let baseline = if offset == 0 {
@@ -203,6 +209,7 @@ pub fn ModelWidget() -> impl IntoView {
             Its heads have 8 dimensions, so four rotation planes each, interleaved as in RoFormer, with base 10,000: \
             θ = 1, 0.1, 0.01 and 0.001 radians per token, wavelengths of 6.3, 63, 628 and 6,283 tokens.">
             <p class="model-status" data-testid="model-status" role="status" hidden=move || status().is_none()
+                data-read-ms=move || crate::state::fmt_f64(shared.read_ms.get())
                 class:model-missing=missing>{status}</p>
             <text::TextPanel />
             <heads::HeadsPanel />

@@ -4,7 +4,9 @@
 
 use super::Shared;
 use crate::charts::format::fixed;
+use crate::dom::size::use_in_view;
 use crate::lab::use_lab;
+use crate::model::PlaneWhy;
 use crate::state::{fmt_f64, Change, MAX_MODEL_OFFSET, MODEL_PLANES};
 use crate::ui::check::{Check, Question};
 use crate::ui::readout::Readout;
@@ -74,7 +76,13 @@ pub(super) fn PlanesPanel() -> impl IntoView {
             Some((q, k, piece(q), piece(k), planes, r.attention(l, h, q, k)))
         })
     });
-    let mean = Memo::new(move |_| {
+    // The head's mean over every query: computed near the screen, kept while away.
+    let why_box = NodeRef::<leptos::html::Div>::new();
+    let why_near = use_in_view(why_box);
+    let mean = Memo::new(move |previous: Option<&Option<PlaneWhy>>| {
+        if !why_near.get() {
+            return previous.cloned().flatten();
+        }
         let (l, h) = selected.get();
         shared.reading.with(|r| r.as_ref().and_then(|r| r.why_mean(l, h)))
     });
@@ -121,7 +129,7 @@ pub(super) fn PlanesPanel() -> impl IntoView {
         <p class="explain">"Each plane's part of the gap between the score of the key the head attends to most and the mean \
             score of the other keys (what makes that key win), for the picked query and averaged over every query of the \
             head; beside them each plane's share of |qᵢ||kᵢ| (where the length of q and k sits), averaged too."</p>
-        <div class="model-table-scroll"><table class="model-why">
+        <div class="model-table-scroll" node_ref=why_box><table class="model-why">
             <thead><tr><th scope="col">"plane"</th><th scope="col">"gap, this query"</th><th scope="col">"gap, every query"</th><th scope="col">"share of |q||k|"</th></tr></thead>
             <tbody>
                 {move || {
@@ -182,7 +190,7 @@ pub(super) fn PlanesPanel() -> impl IntoView {
                 value=Signal::derive(move || offset.get().to_string()) on_value=Callback::new(move |v: f64| lab.apply(Change::Offset(v as i64)))
                 aria_label="offset: the position of the first token" />
             {[0u64, 1_000, 100_000, 1_000_000].into_iter().map(|v| view! {
-                <button type="button" class="button-small" on:click=move |_| lab.apply(Change::Offset(v as i64))>{fmt_offset(v)}</button>
+                <button type="button" class="button-small model-jump" on:click=move |_| lab.apply(Change::Offset(v as i64))>{fmt_offset(v)}</button>
             }).collect_view()}
         </div>
         <div class="readouts">

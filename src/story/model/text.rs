@@ -3,8 +3,9 @@
 
 use super::{continue_story, Shared};
 use crate::charts::format::fixed;
+use crate::dom::indexed::indexed;
 use crate::lab::use_lab;
-use crate::state::{fmt_f64, Change, MAX_MODEL_TEXT};
+use crate::state::{Change, MAX_MODEL_TEXT};
 use crate::ui::readout::Readout;
 use leptos::prelude::*;
 
@@ -86,19 +87,26 @@ pub(super) fn TextPanel() -> impl IntoView {
             <p class="explain">"Each chip is a token with its position; the bar under it is how surprised the model was to \
                 read it (its loss in nats: a tall bar is a token it did not expect). Click a token to look at it as a query below."</p>
             <ol class="model-chips" aria-label="the tokens, with their positions and losses">
-                {move || chips.get().unwrap_or_default().into_iter().map(|(t, piece, loss)| {
-                    let height = format!("{}%", fixed((loss / FULL_BAR).clamp(0.0, 1.0) * 100.0, 0));
+                {indexed(move || chips.with(|c| c.as_ref().map_or(0, Vec::len)), move |t, active| {
+                    // A chip is made once and follows the reading: a new text or a plane switch
+                    // updates its words and bar in place instead of rebuilding every chip.
+                    let chip = move || chips.with(|c| c.as_ref().and_then(|c| c.get(t).cloned())).unwrap_or((t, String::new(), 0.0));
+                    let height = move || format!("{}%", fixed((chip().2 / FULL_BAR).clamp(0.0, 1.0) * 100.0, 0));
+                    let label = move || {
+                        let (_, piece, loss) = chip();
+                        format!("token {t}, “{}”, loss {} nats", piece.replace('␣', " "), fixed(loss, 2))
+                    };
                     view! {
-                        <li class="model-chip" class:selected=move || query.get() == Some(t)>
+                        <li class="model-chip" class:selected=move || query.get() == Some(t) hidden=move || !active.get()>
                             <button type="button" on:click=move |_| { shared.query.set(Some(t)); shared.key.set(None); }
-                                title=format!("position {t}, loss {} nats", fmt_f64((loss * 100.0).round() / 100.0))>
-                                <span class="chip-piece">{piece}</span>
+                                aria-label=label title=move || format!("position {t}, loss {} nats", fixed(chip().2, 2))>
+                                <span class="chip-piece">{move || chip().1}</span>
                                 <span class="chip-position">{t}</span>
                             </button>
                             <span class="chip-loss" aria-hidden="true"><span class="chip-loss-bar" style:height=height></span></span>
                         </li>
                     }
-                }).collect_view()}
+                })}
             </ol>
             <div class="model-next-list">
                 <span class="control-label">"What it expects next"</span>

@@ -9,7 +9,8 @@
 //! (`run.c` multiplies in f32, which at such positions would be off by a hundredth of a radian).
 
 use super::checkpoint::{Config, Weights};
-use super::reading::Reading;
+use super::hooks::Rope;
+use super::reading::{cross_entropy, Reading};
 use super::tokenizer::Tokenizer;
 use super::ModelError;
 
@@ -17,27 +18,6 @@ use super::ModelError;
 pub const ROPE_BASE: f64 = 10_000.0;
 /// RMSNorm's epsilon in `run.c`.
 const NORM_EPS: f32 = 1e-5;
-
-/// How the rotation is applied: which planes are left unrotated and where the text starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Rope {
-    /// The position of the first token (BOS): 0 as in training, or anything up to millions.
-    pub offset: u64,
-    /// Bit i set: plane i of every head's q and k is left as it is, in every layer.
-    pub off: u8,
-}
-
-impl Rope {
-    /// Whether plane `i` turns.
-    pub fn turns(&self, plane: usize) -> bool {
-        plane >= 8 || self.off & (1 << plane) == 0
-    }
-
-    /// The same with plane `i` (also) switched off.
-    pub fn with_off(self, plane: usize) -> Rope {
-        Rope { off: self.off | (1u8 << plane.min(7)), ..self }
-    }
-}
 
 /// A loaded model and its tokenizer.
 #[derive(Debug, Clone)]
@@ -273,14 +253,6 @@ impl Model {
         }
         best as u32
     }
-}
-
-/// −ln softmax(logits)[target], in f64.
-pub fn cross_entropy(logits: &[f32], target: u32) -> f64 {
-    let max = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) as f64;
-    let sum: f64 = logits.iter().map(|&v| (v as f64 - max).exp()).sum();
-    let target = logits.get(target as usize).map_or(f64::NEG_INFINITY, |&v| v as f64);
-    max + sum.ln() - target
 }
 
 /// `out = W · x` for W `[out.len(), x.len()]` row-major (the kernels crate: compiled for speed).

@@ -17,11 +17,13 @@
 
 pub mod checkpoint;
 pub mod forward;
+pub mod hooks;
 pub mod reading;
 pub mod tokenizer;
 
 pub use checkpoint::{pack, Config, Weights, PACKED_MAGIC};
-pub use forward::{Model, Rope, Session};
+pub use forward::{Model, Session};
+pub use hooks::Rope;
 pub use reading::{PlaneWhy, Reading};
 pub use tokenizer::{Tokenizer, BOS, EOS};
 

@@ -3,7 +3,7 @@
 //! token), and each plane's part of a score, which is where RoPE's planes are seen at work.
 
 use super::checkpoint::Config;
-use super::forward::{cross_entropy, Rope};
+use super::hooks::Rope;
 
 /// Everything kept from reading one text.
 #[derive(Debug, Clone)]
@@ -248,4 +248,12 @@ impl Reading {
             magnitude: magnitude.iter().map(|m| m / n).collect(),
         })
     }
+}
+
+/// −ln softmax(logits)[target], in f64.
+pub fn cross_entropy(logits: &[f32], target: u32) -> f64 {
+    let max = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) as f64;
+    let sum: f64 = logits.iter().map(|&v| (v as f64 - max).exp()).sum();
+    let target = logits.get(target as usize).map_or(f64::NEG_INFINITY, |&v| v as f64);
+    max + sum.ln() - target
 }

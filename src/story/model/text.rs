@@ -92,16 +92,14 @@ pub(super) fn TextPanel() -> impl IntoView {
                     // updates its words and bar in place instead of rebuilding every chip.
                     let chip = move || chips.with(|c| c.as_ref().and_then(|c| c.get(t).cloned())).unwrap_or((t, String::new(), 0.0));
                     let height = move || format!("{}%", fixed((chip().2 / FULL_BAR).clamp(0.0, 1.0) * 100.0, 0));
-                    let label = move || {
-                        let (_, piece, loss) = chip();
-                        format!("token {t}, “{}”, loss {} nats", piece.replace('␣', " "), fixed(loss, 2))
-                    };
+                    let loss = move || format!(", loss {} nats", fixed(chip().2, 2));
                     view! {
                         <li class="model-chip" class:selected=move || query.get() == Some(t) hidden=move || !active.get()>
-                            <button type="button" on:click=move |_| { shared.query.set(Some(t)); shared.key.set(None); }
-                                aria-label=label title=move || format!("position {t}, loss {} nats", fixed(chip().2, 2))>
+                            // Named by what it shows (the piece and its position) and its loss after.
+                            <button type="button" on:click=move |_| { shared.query.set(Some(t)); shared.key.set(None); }>
                                 <span class="chip-piece">{move || chip().1}</span>
                                 <span class="chip-position">{t}</span>
+                                <span class="visually-hidden">{loss}</span>
                             </button>
                             <span class="chip-loss" aria-hidden="true"><span class="chip-loss-bar" style:height=height></span></span>
                         </li>

@@ -100,6 +100,19 @@ modelTest('a reader\'s story: the heads that look back, plane 0 switched off, th
   await screenshotOf(chapter(page), `${screenshots}model-1280-light.png`);
 });
 
+modelTest('"Continue the story" pressed while the table of losses is computed leaves the table to arrive', async ({ page }) => {
+  await openModel(page);
+  await page.getByTestId('model-plane-1').uncheck();
+  await chapter(page).getByRole('button', { name: 'Continue the story' }).click();
+  await expect(page.getByTestId('model-continuation')).toHaveAttribute('data-tokens', '60', { timeout: 20_000 });
+  await expect(page.getByTestId('model-plane-off-loss')).toHaveAttribute('data-value', /^[\d.]+,[\d.]+,[\d.]+,[\d.]+$/);
+  // Stop and go again: the continuation is the same greedy text.
+  const first = await page.getByTestId('model-continuation').getAttribute('data-value');
+  await chapter(page).getByRole('button', { name: 'Continue the story' }).click();
+  await expect(page.getByTestId('model-continuation')).toHaveAttribute('data-tokens', '60', { timeout: 20_000 });
+  expect(await page.getByTestId('model-continuation').getAttribute('data-value')).toBe(first);
+});
+
 modelTest('bad parameters: a notice each, the nearest valid value, the page unharmed', async ({ page }) => {
   await openModel(page, `layer=9&head=x&off=0,7&offset=-5&text=${'a'.repeat(2100)}`);
   const notices = page.getByTestId('notice');

@@ -1,7 +1,7 @@
 //! Packs stories260K for the page: `cargo run --example pack_model -- <model dir> <out file>`.
 //! Reads `stories260K.bin` and `tok512.bin` from the folder (llama2.c's files, never part of
-//! the repository), checks their sha256 is not needed here: the build step that calls this
-//! (`.ci/model.mjs`) checks them first. Writes the int8 form `rope_lab::model::pack` makes.
+//! the repository; the build step that calls this, `.ci/model.mjs`, has checked their sha256),
+//! and writes the int8 form `rope_lab::model::pack` makes, read back once to be sure.
 
 use rope_lab::model::{pack, Model, Rope, Weights};
 use std::process::ExitCode;

@@ -18,7 +18,7 @@ use crate::dom::js::{call, get};
 use crate::dom::style::style_sheet;
 use crate::lab::use_lab;
 use crate::model::{Model, Reading, Rope, Session, PACKED_FILE};
-use crate::state::{Notice, MAX_MODEL_TEXT};
+use crate::state::Notice;
 use crate::ui::card::WidgetCard;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -63,7 +63,10 @@ struct Shared {
     wanted: RwSignal<bool>,
     /// Main-thread milliseconds of the last read of the text (the benchmark prints it).
     read_ms: RwSignal<f64>,
-    /// Bumped by every new reading and by Stop: a task of an older one stops.
+    /// Bumped by every new reading: the follow-up of an older one stops.
+    reading_generation: StoredValue<u64>,
+    /// Bumped by every new reading, by "Continue the story" and by Stop: an older continuation
+    /// stops (and only it: the table of losses goes on).
     generation: StoredValue<u64>,
     session: StoredValue<Option<Session>>,
     /// The reading at offset 0 of the same text and switches, to compare a shifted one with.
@@ -137,6 +140,7 @@ pub fn ModelWidget() -> impl IntoView {
         continuing: RwSignal::new(false),
         wanted: RwSignal::new(false),
         read_ms: RwSignal::new(0.0),
+        reading_generation: StoredValue::new(0),
         generation: StoredValue::new(0),
         session: StoredValue::new(None),
         baseline: StoredValue::new(None),
@@ -191,7 +195,9 @@ pub fn ModelWidget() -> impl IntoView {
         shared.continuation.set(String::new());
         shared.continued.set(0);
         shared.continuing.set(false);
-        let generation = shared.bump();
+        shared.bump();
+        shared.reading_generation.update_value(|g| *g += 1);
+        let generation = shared.reading_generation.get_value();
         leptos::task::spawn_local(follow_up(shared, model, tokens, rope, generation));
     });
 
@@ -201,7 +207,6 @@ pub fn ModelWidget() -> impl IntoView {
         Load::Missing(why) => Some(why),
     };
     let missing = move || matches!(load.get(), Load::Missing(_));
-    let _ = MAX_MODEL_TEXT;
     view! {
         <WidgetCard id=ID title=TITLE explain="Every figure so far turned seeded random q and k. What does a trained model do \
             with its planes? Here is a real one, small enough to run in this tab: Karpathy's stories260K, a Llama 2 \
@@ -220,18 +225,19 @@ pub fn ModelWidget() -> impl IntoView {
 
 /// After a read: the loss with each plane alone off and with all off (a task each, so the page
 /// answers between them), then the continuation again if the reader had asked for one.
-async fn follow_up(shared: Shared, model: Arc<Model>, tokens: Vec<u32>, rope: Rope, generation: u64) {
+async fn follow_up(shared: Shared, model: Arc<Model>, tokens: Vec<u32>, rope: Rope, reading: u64) {
     let mut losses = Vec::with_capacity(5);
     for plane in 0..=model.config().planes() {
         next_task().await;
-        if shared.generation.try_get_value() != Some(generation) {
+        if shared.reading_generation.try_get_value() != Some(reading) {
             return;
         }
         let off = if plane < model.config().planes() { 1u8 << plane } else { (1u8 << plane) - 1 };
         losses.push(model.loss(&tokens, Rope { offset: rope.offset, off }));
     }
     shared.plane_losses.set(Some(losses));
-    if shared.wanted.get_untracked() {
+    if shared.wanted.get_untracked() && !shared.continuing.get_untracked() {
+        let generation = shared.bump();
         continue_story(shared, generation).await;
     }
 }

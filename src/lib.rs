@@ -1,19 +1,20 @@
 //! RoPE Lab: an interactive explanation of Rotary Positional Embeddings.
 //!
 //! Floors, arrows only going down (DESIGN.md): [`app`] (the page) -> [`story`] (the table of
-//! contents and one module per chapter) -> [`ui`] (the building blocks chapters share) ->
+//! contents and one module per chapter) -> [`ui`] (the building blocks chapters share) -> [`quiz`] (the check-yourself questions, plain Rust) ->
 //! [`lab`] (the shared reactive state) and [`dom`] (browser machinery) -> [`charts`] (plotters
 //! drawing) and [`state`] (the URL-backed parameters) -> [`rope`] (the math).
 //!
 //! [`model`] is a real trained model (stories260K) on the same floor as `rope`, whose
 //! frequencies it uses.
 //!
-//! `rope`, `model`, `state` and `charts` are plain Rust and build natively, so `cargo test` checks the
+//! `rope`, `model`, `state`, `quiz` and `charts` are plain Rust and build natively, so `cargo test` checks the
 //! math, the URL contract and the drawings without a browser. The others need the browser and
 //! build only for `wasm32`.
 
 pub mod charts;
 pub mod model;
+pub mod quiz;
 pub mod rope;
 pub mod state;
 

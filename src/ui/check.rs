@@ -9,35 +9,7 @@ use crate::dom::size::{use_in_view, while_in_view};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// A question as the page asks it for the current state.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Question {
-    /// The question.
-    pub ask: String,
-    /// Each choice: (its value, what the reader reads).
-    pub choices: Vec<(String, String)>,
-    /// The right choice's value: `data-value` once answered.
-    pub right: String,
-    /// Why, in a sentence or two.
-    pub why: String,
-}
-
-impl Question {
-    /// A question whose choices read as their values.
-    pub fn plain(ask: String, choices: impl IntoIterator<Item = String>, right: String, why: String) -> Self {
-        Question { ask, choices: choices.into_iter().map(|c| (c.clone(), c)).collect(), right, why }
-    }
-
-    /// A question whose choices are (value, label) pairs.
-    pub fn labelled(ask: String, choices: &[(&str, &str)], right: &str, why: String) -> Self {
-        Question { ask, choices: choices.iter().map(|(v, l)| (v.to_string(), l.to_string())).collect(), right: right.to_string(), why }
-    }
-
-    /// The right choice as the reader reads it.
-    pub fn right_label(&self) -> String {
-        self.choices.iter().find(|(value, _)| *value == self.right).map_or_else(|| self.right.clone(), |(_, label)| label.clone())
-    }
-}
+pub use crate::quiz::Question;
 
 /// How a question is computed: a function of the shared state (it reads signals). Boxed, so
 /// that [`Check`] is compiled once, not once per question.

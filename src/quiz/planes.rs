@@ -1,0 +1,1 @@
+//! The questions of frequencies, the heatmap and decay.

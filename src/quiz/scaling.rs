@@ -1,0 +1,1 @@
+//! The questions of context extension.

@@ -1,0 +1,1 @@
+//! The questions of layouts, 2D RoPE and precision.

@@ -6,6 +6,7 @@
 
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::use_lab;
+use crate::quiz::variants::half_partner;
 use crate::rope::{dot, Layout, VectorName};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
@@ -60,7 +61,7 @@ const LISTINGS: [(&str, Layout, &[&str]); 3] = [
             "freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: dim // 2].float() / dim))",
             "angles = torch.outer(torch.arange(seq_len), freqs)       # m·θ_i",
             "freqs_cis = torch.polar(torch.ones_like(angles), angles) # e^(i m θ_i)",
-            ">xq_ = torch.view_as_complex(xq.float().reshape(*xq.shape[:-1], -1, 2))  # pairs 2i, 2i+1",
+            ">xq_ = torch.view_as_complex(xq.float().reshape(*xq.shape[:-1], -1, 2))  # plane i: dims 2i, 2i+1",
             ">xq_out = torch.view_as_real(xq_ * freqs_cis).flatten(3)",
         ],
     ),
@@ -73,6 +74,9 @@ pub fn LayoutsWidget() -> impl IntoView {
     let layout = lab.select(|s| s.layout);
     let vectors = lab.vectors;
     let score = lab.select_derived(|d| d.scores.score);
+    // d, the partial_rotary_factor and the r dimensions that rotate (r < d with partial rotary).
+    let shape = lab.select(|s| (s.dim, s.partial));
+    let rotary_dim = lab.select_derived(|d| d.frequencies.rotary_dim);
     // (score with q, k permuted into the other layout and rotated by its code; score with q, k
     // as they are, rotated by the other layout's code).
     let other_scores = Memo::new(move |_| {
@@ -93,7 +97,18 @@ pub fn LayoutsWidget() -> impl IntoView {
                 let rotary = v.rotary.with_layout(layout);
                 let plane = plane.min(rotary.planes().saturating_sub(1));
                 let (a, b) = rotary.plane_dims(plane);
-                format!("plane {plane} (θ_{plane}) touches dimensions {a} and {b} of d = {}", rotary.dim())
+                let d = rotary.dim();
+                // Partial rotary: only the first r dimensions rotate; p-RoPE: some planes' θᵢ is 0.
+                let partial = match rotary_dim.get() {
+                    Some(r) if r < d => format!(" (only the first r = {r} rotate)"),
+                    _ => String::new(),
+                };
+                let still = if rotary.inv_freq().get(plane) == Some(&0.0) {
+                    format!("; θ_{plane} = 0, so it does not turn")
+                } else {
+                    String::new()
+                };
+                format!("plane {plane} (θ_{plane}) touches dimensions {a} and {b} of d = {d}{partial}{still}")
             })
         })
     };
@@ -104,7 +119,8 @@ pub fn LayoutsWidget() -> impl IntoView {
 
     view! {
         <WidgetCard id=ID title=TITLE explain="Which two dimensions form a plane is a convention. RoFormer and Meta's Llama \
-            pair neighbours, (2i, 2i+1); GPT-NeoX and Hugging Face's rotate_half pair dimension i with i + d/2. Both \
+            pair neighbours, (2i, 2i+1); GPT-NeoX and Hugging Face's rotate_half pair dimension i with the one half the \
+            rotating dimensions further on (i + d/2 when the whole head rotates). Both \
             rotate plane i by m·θᵢ, so they compute the same function up to a fixed reordering of the dimensions, \
             which the weights W_q and W_k can absorb: Hugging Face's conversion of Meta's Llama checkpoints permutes \
             the rows of W_q and W_k for exactly this reason.">
@@ -141,25 +157,8 @@ pub fn LayoutsWidget() -> impl IntoView {
                 "not as a different model."
             </p>
             <Check name="half-partner" look="the rotate_half listing's line under it" ask=Arc::new(move || {
-                vectors.with(|v| {
-                    let Some(v) = v.as_ref() else { return Question::default() };
-                    let half = v.rotary.with_layout(Layout::Half);
-                    let partner = half.plane_dims(0).1;
-                    let d = half.dim();
-                    let mut options = vec![1, partner, d.saturating_sub(1), d / 4];
-                    options.sort_unstable();
-                    options.dedup();
-                    options.retain(|o| *o > 0);
-                    Question {
-                        ask: format!("With rotate_half and d = {d}, which dimension turns together with dimension 0?"),
-                        choices: options.into_iter().map(|o| (o.to_string(), format!("dimension {o}"))).collect(),
-                        right: partner.to_string(),
-                        why: format!(
-                            "rotate_half pairs dimension i with i + {partner} (for i < {partner}), half the rotated dimensions further on; the interleaved \
-                             layout pairs 2j with 2j + 1."
-                        ),
-                    }
-                })
+                let (dim, partial) = shape.get();
+                rotary_dim.get().map_or_else(Question::default, |r| half_partner(dim, r, partial))
             }) />
         </WidgetCard>
     }

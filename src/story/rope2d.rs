@@ -1,13 +1,15 @@
 //! Chapter (`data-widget="rope2d"`): RoPE for images. A small picture cut into 8 × 8 patches;
 //! pick a query patch and a key patch (click, tap, or arrows and Enter), and see the score of q
-//! with k under axial 2D RoPE (half of the planes turn with the column x, half with the row y),
+//! with k under axial 2D RoPE (the first ⌈d/4⌉ planes turn with the column x, the rest with the
+//! row y: none at d = 2),
 //! and as two maps over the grid the score of the query with every key patch: axial, and the
 //! wrong way that turns every plane by (x + y)·θᵢ, whose anti-diagonals collide.
 
 use crate::charts::diverging;
 use crate::dom::size::use_in_view;
 use crate::lab::use_lab;
-use crate::rope::{collision_partner, Patch, Rope2d, RopeParams, Trend};
+use crate::quiz::variants::shift_2d;
+use crate::rope::{collision_partner, Patch, Rope2d, RopeParams};
 use crate::state::{shifted_patches, Change, PatchCoordinate, PATCH_GRID};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
@@ -138,8 +140,9 @@ pub fn Rope2dWidget() -> impl IntoView {
     view! {
         <WidgetCard id=ID title=TITLE explain="An image transformer cuts a picture into patches and reads them as tokens. \
             A patch has two coordinates, its column x and its row y, and attention should see how far apart two \
-            patches are in each direction. Axial 2D RoPE does it with the 1D machinery twice: half of the planes \
-            turn by x·θⱼ, the other half by y·θⱼ, each axis with the same ladder θⱼ = b^(−j/A) over its A planes. \
+            patches are in each direction. Axial 2D RoPE does it with the 1D machinery twice: it shares the planes \
+            out between the axes, some turning by x·θⱼ, the others by y·θⱼ, each axis with its own ladder \
+            θⱼ = b^(−j/A) over its A planes (how many each axis gets at this d is said under the maps). \
             Pick a query patch and a key patch.">
             <div class="chapter-controls patch-controls">
                 <div class="patch-role" role="radiogroup" aria-labelledby="patch-role-label">
@@ -191,10 +194,7 @@ pub fn Rope2dWidget() -> impl IntoView {
                     hint=move || partner_hint(scores.get(), "the same score as at k: a collision") />
             </div>
             <p class="explain">
-                {move || {
-                    let (x, y) = split.get();
-                    format!("Here {x} planes turn with x and {y} with y (d = {}). ", 2 * (x + y))
-                }}
+                {move || split_text(split.get())}
                 "Each plane's turn depends on one coordinate's difference, so the score depends only on the offset "
                 "(kx − qx, ky − qy): shift both patches and it stays put, to the last digit. The wrong way spends "
                 "every plane on x + y: still a function of the offset, but of one number where there are two, so a "
@@ -214,27 +214,34 @@ pub fn Rope2dWidget() -> impl IntoView {
                     "splits each head's planes into time, height and width sections (16, 24 and 24 of the 64 planes of a 128-dimension head)."</li>
             </ul>
             <Check name="shift-2d" look="the axial score readout as you move both patches" ask=Arc::new(move || {
-                let (qp, kp) = patches.get();
-                let (qp, kp) = (patch(qp), patch(kp));
-                let (before, after) = rope.with(|rope| {
+                let (query, key) = patches.get();
+                rope.with(|rope| {
                     vectors.with(|v| match (rope.as_ref(), v.as_ref()) {
-                        (Some(rope), Some(v)) => (
-                            rope.score(&v.q, &v.k, qp, kp).unwrap_or(0.0),
-                            rope.score(&v.q, &v.k, (qp.0 + 1, qp.1 + 1), (kp.0 + 1, kp.1 + 1)).unwrap_or(0.0),
-                        ),
-                        _ => (0.0, 0.0),
+                        (Some(rope), Some(v)) => shift_2d(rope, &v.q, &v.k, query, key),
+                        _ => Question::default(),
                     })
-                });
-                Question::labelled(
-                    "Move both patches one column right and one row down. The axial 2D RoPE score will:".to_string(),
-                    &[("rise", "rise"), ("fall", "fall"), ("stay", "stay the same")],
-                    Trend::of(before, after).as_str(),
-                    "Axial RoPE turns half the planes by x·θᵢ and half by y·θᵢ; moving both patches alike leaves every angle between q and k, \
-                     so the score depends only on the offset (Δx, Δy)."
-                        .to_string(),
-                )
+                })
             }) />
         </WidgetCard>
+    }
+}
+
+/// How the planes are shared out between x and y at this d, as the score uses them.
+fn split_text((x, y): (usize, usize)) -> String {
+    let d = 2 * (x + y);
+    if y == 0 {
+        format!(
+            "At d = {d} there is one plane: it turns with x, and no plane is left for y, so the axial score ignores Δy \
+             (move the key up or down and it does not change). "
+        )
+    } else if x == y {
+        format!("Here {x} planes turn with x and {y} with y (d = {d}), each axis with θⱼ = b^(−j/{x}). ")
+    } else {
+        format!(
+            "Here there are d/2 = {}, an odd number of planes, so the split is uneven: {x} turn with x, with θⱼ = b^(−j/{x}), and {y} with y, with \
+             θⱼ = b^(−j/{y}) (d = {d}). ",
+            x + y
+        )
     }
 }
 

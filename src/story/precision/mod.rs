@@ -7,10 +7,11 @@ mod charts;
 
 use crate::charts::format::{short_number, whole_number};
 use crate::lab::use_lab;
+use crate::quiz::variants::stored_position;
 use crate::rope::{max_angle_error, score_with, table_cast_error, Format, Pipeline};
 use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
-use crate::ui::check::{Check, Question};
+use crate::ui::check::Check;
 use crate::ui::controls::{PositionControl, SelectControl};
 use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::readout::Readout;
@@ -187,32 +188,7 @@ pub fn PrecisionWidget() -> impl IntoView {
                 "precision for Llama and Gemma in bfloat16, 2024) and GPT-NeoX #1003 (rotary tables wrong in fp16 "
                 "and bf16, 2023); Megatron-LM #744 (2024) asks whether inv_freq and sin/cos should stay in float32."
             </p>
-            <Check name="stored-position" look="the position-in-format readout" ask=Arc::new(move || {
-                let (format, m, stored) = (format.get(), m.get(), stored.get());
-                let spacing = format.ulp(m as f64).max(1.0);
-                // The value a number (or "infinity"), the label as people read it.
-                let choice = |x: f64| if x.is_finite() { ((x as i64).to_string(), whole_number(x as i64)) } else { ("infinity".to_string(), "infinity".to_string()) };
-                let mut options: Vec<f64> = vec![m as f64, stored, stored - spacing, stored + spacing];
-                options.retain(|x| !x.is_finite() || *x >= 0.0);
-                options.sort_by(f64::total_cmp);
-                options.dedup();
-                Question {
-                    ask: format!("{} stores position m = {} as:", format.as_str(), whole_number(m)),
-                    choices: options.into_iter().map(choice).collect(),
-                    right: choice(stored).0,
-                    why: if stored.is_finite() {
-                        format!(
-                            "Near {} the values {} can hold are {} apart, so m is stored as the nearest of them, {}.",
-                            whole_number(m),
-                            format.as_str(),
-                            short_number(format.ulp(m as f64)),
-                            whole_number(stored as i64)
-                        )
-                    } else {
-                        format!("{} is past {}'s largest value, {}: it overflows.", whole_number(m), format.as_str(), short_number(format.max_finite()))
-                    },
-                }
-            }) />
+            <Check name="stored-position" look="the position-in-format readout" ask=Arc::new(move || stored_position(format.get(), m.get())) />
         </WidgetCard>
     }
 }

@@ -38,7 +38,7 @@ test('frequencies: the far rows of the period table show the current base once s
   await table.scrollIntoViewIfNeeded();
   await page.locator('#base-slider').focus();
   for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-  const base = Number(await page.getByLabel('exact value of θ').inputValue());
+  const base = Number(await page.getByLabel('exact value of the base b').inputValue());
   expect(base).toBeGreaterThan(10000);
   await table.evaluate((el) => { el.scrollTop = el.scrollHeight; });
   const last = table.locator('tbody tr:not([hidden])').last();

@@ -57,8 +57,8 @@ test('planes-turning: the answer is the readout, and follows the base', async ({
   await expect(feedback).toContainText(`Not quite: ${turning}.`);
   await expect(feedback).toContainText('planes-turning readout');
   // A larger base slows the planes: fewer turn, and the answer follows the readout.
-  await page.getByLabel('exact value of θ').fill('1000000');
-  await page.getByLabel('exact value of θ').press('Enter');
+  await page.getByLabel('exact value of the base b').fill('1000000');
+  await page.getByLabel('exact value of the base b').press('Enter');
   await expect.poll(() => value(page, 'planes-turning')).toBeLessThan(turning);
   await expect(group).toHaveAttribute('data-value', String(await value(page, 'planes-turning')));
 });

@@ -13,7 +13,7 @@ mkdirSync(screenshots, { recursive: true });
 test('a field says what is in effect beside it, marks itself invalid, and stops once it no longer applies', async ({ page }) => {
   await open(page, '/?base=500000&dim=128');
   const score = await value(page, 'score');
-  const base = page.getByLabel('exact value of θ');
+  const base = page.getByLabel('exact value of the base b');
   await base.fill('');
   await base.press('Tab');
   const d = page.getByLabel('d, exact');
@@ -291,7 +291,7 @@ test.describe('on a phone with touch', () => {
       return out;
     });
     expect(clipped).toEqual([]);
-    await expect(page.getByLabel('exact value of θ')).toHaveValue('1000000000');
+    await expect(page.getByLabel('exact value of the base b')).toHaveValue('1000000000');
     // The q box shows whole lines: below its top padding, what it shows (it clips at its
     // padding box) is a whole number of lines.
     const lines = await page.getByLabel(/^q \(comma-separated/).evaluate((el) => {

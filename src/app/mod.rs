@@ -93,9 +93,9 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lesson
         <Notices />
         <main id="main" class="lab" tabindex="-1">
             <p class="intro">
-                "Rotary Positional Embeddings (RoPE) tell attention where each token is by turning each pair of "
-                "dimensions of a query q and a key k by an angle proportional to the token's position: plane i "
-                "turns by m·θᵢ at position m, with θᵢ = b^(−2i/d) for a base b. The chapters below build it from "
+                "Rotary Positional Embeddings (RoPE) tell attention where each token is by cutting a query q and a "
+                "key k into planes, pairs of dimensions, and turning each plane by an angle proportional to the token's "
+                "position: plane i turns by m·θᵢ at position m, with θᵢ = b^(−2i/d) for a base b. The chapters below build it from "
                 "the ground up. Every figure is computed live, in your browser, by the same Rust code the tests "
                 "check against Hugging Face transformers and Meta's Llama, and every setting is in the address bar."
             </p>

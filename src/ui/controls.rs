@@ -29,6 +29,7 @@ pub fn Controls() -> impl IntoView {
     let orig = lab.select(|s| s.orig);
     let r = lab.select(|s| s.r);
     let seed = lab.select(|s| s.seed);
+    let turning = lab.select_derived(|d| d.frequencies.inv_freq.iter().filter(|f| **f != 0.0).count());
     // One slider range for m and n, so they stay comparable.
     let position_max = lab.select(|s| {
         let furthest = s.m.max(s.n).max(POSITION_SLIDER_MIN_MAX);
@@ -38,16 +39,19 @@ pub fn Controls() -> impl IntoView {
     view! {
         <form class="controls" aria-label="RoPE parameters" on:submit=|ev| ev.prevent_default()>
             <div class="control">
-                <label for="base-slider">"base b " <span class="unit">"(rope_theta, log scale)"</span></label>
+                <label for="base-slider">"base b " <span class="unit">"(log scale)"</span></label>
                 <div class="control-row">
                     <Slider id="base-slider".to_string() step="0.01"
                         min=fmt_plain(BASE_SLIDER_MIN) max=fmt_plain(MAX_BASE.log10())
                         aria_valuetext=Signal::derive(move || short_number(base.get()))
                         value=Signal::derive(move || fmt_plain(base.get().log10()))
                         on_value=move |exponent: f64| lab.apply(Change::Base(round_significant(10f64.powf(exponent), 4))) />
-                    <NumberField lab param=&param::BASE aria_label="exact value of θ" step="any"
+                    <NumberField lab param=&param::BASE aria_label="exact value of the base b" step="any"
                         value=Signal::derive(move || fmt_plain(base.get())) />
                 </div>
+                // The panel comes before every chapter: say what b does and where it is explained.
+                <span class="control-note">"sets how fast the planes turn, θᵢ = b^(−2i/d); transformers' config calls it "
+                    <code>"rope_theta"</code>". "<a href="#frequencies">"How the base sets the frequencies"</a></span>
             </div>
 
             <div class="control">
@@ -60,7 +64,19 @@ pub fn Controls() -> impl IntoView {
                     <NumberField lab param=&param::DIM aria_label="d, exact" step="2"
                         value=Signal::derive(move || dim.get().to_string()) />
                 </div>
-                <span class="control-note">{move || format!("{} rotation planes", dim.get() / 2)}</span>
+                <span class="control-note">{move || {
+                    let planes = dim.get() / 2;
+                    // Partial rotary and p-RoPE leave some planes still (θᵢ = 0).
+                    let still = match turning.get() {
+                        Some(turning) if turning < planes => format!(", {turning} of which turn"),
+                        _ => String::new(),
+                    };
+                    if planes == 1 {
+                        format!("1 plane, a pair of dimensions{}", if turning.get() == Some(0) { ", which does not turn" } else { "" })
+                    } else {
+                        format!("{planes} planes, each a pair of dimensions{still}")
+                    }
+                }}</span>
             </div>
 
             <PositionControl lab param=&param::M label="query position m" change=Change::M
@@ -76,12 +92,12 @@ pub fn Controls() -> impl IntoView {
                     Layout::Interleaved => "RoFormer, Meta's Llama code",
                     Layout::Half => "rotate_half: GPT-NeoX, Hugging Face",
                 }) />
-            <a class="control-where" href="#layouts">"what the layout is: chapter 8"</a>
+            <a class="control-where" href="#layouts">"what the layout is"</a>
             <SelectControl lab id="scaling-select" label="scaling"
                 options=ScalingMethod::ALL.iter().map(|m| (m.as_str(), m.label())).collect()
                 value=Signal::derive(move || scaling.get().as_str())
                 on_pick=|name| ScalingMethod::parse(name).map(Change::Scaling) />
-            <a class="control-where" href="#scaling">"context extension: chapter 13"</a>
+            <a class="control-where" href="#scaling">"what context extension is"</a>
 
             <Show when=move || scaling.get() != ScalingMethod::None>
                 <div class="control-pair">
@@ -105,7 +121,7 @@ pub fn Controls() -> impl IntoView {
                         value=Signal::derive(move || r.get().to_string()) />
                 </div>
                 <div class="control">
-                    <label for="seed-field">"seed " <span class="unit">"(draws q and k: "<a href="#clocks">"chapter 6"</a>")"</span></label>
+                    <label for="seed-field">"seed " <span class="unit">"(draws q and k: "<a href="#clocks">"the rotation lab"</a>")"</span></label>
                     <NumberField lab param=&param::SEED id="seed-field" step="1"
                         value=Signal::derive(move || seed.get().to_string()) />
                 </div>

@@ -19,7 +19,8 @@ fn plane_label(i: usize) -> String {
     let theta = 10000f64.powf(-(2.0 * i as f64) / 8.0);
     let wavelength = std::f64::consts::TAU / theta;
     let wavelength = fixed(wavelength, if wavelength < 10.0 { 1 } else { 0 });
-    format!("plane {i}: θ = {} rad/token, wavelength {wavelength} tokens", fmt_f64(theta))
+    let subscript = char::from_u32(0x2080 + i as u32).unwrap_or('ᵢ');
+    format!("plane {i}: θ{subscript} = {} rad/token, wavelength {wavelength} tokens", fmt_f64(theta))
 }
 
 /// `v` with a sign always, as "+0.36" or "-0.70".

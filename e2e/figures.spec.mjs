@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 // must hold, the figure's own elements]. A figure added without a PNG fails the count below.
 const FIGURES = [
   ['counting', 'counting', 'binary'],
-  ['pe-rotation', 'pe-rotation', 'PE(p + k)'],
+  ['pe-rotation', 'pe-rotation', 'PE(p + Δ)'],
   ['heatmap', 'heatmap', null],
   ['clocks', 'clocks', "q's hand"],
   ['clocks', 'clock-shares', null],

@@ -146,7 +146,7 @@ test('2. counting: binary bits and the sinusoidal code of p, moved by the keyboa
   await expect(chapter(page, 'counting').getByLabel('p, exact')).toHaveValue('2');
 });
 
-test('3. pe-rotation: M_k carries PE(p) onto PE(p + k) to rounding', async ({ page }) => {
+test('3. pe-rotation: M_Δ carries PE(p) onto PE(p + Δ) to rounding', async ({ page }) => {
   await open(page, '/?p=6');
   const field = chapter(page, 'pe-rotation').getByLabel('shift, exact');
   await field.fill('1000');

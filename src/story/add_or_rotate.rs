@@ -6,9 +6,10 @@
 use crate::charts::format::{fixed, short_number, whole_number};
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::use_lab;
-use crate::rope::{add_encoding, dot, norm, PositionMode, RopeParams, TinyAttention, Trend, VectorName, SENTENCE};
+use crate::quiz;
+use crate::rope::{add_encoding, dot, norm, PositionMode, RopeParams, TinyAttention, VectorName, SENTENCE};
 use crate::ui::card::WidgetCard;
-use crate::ui::check::{Check, Question};
+use crate::ui::check::Check;
 use crate::ui::formulas::{self, Formula};
 use crate::ui::math::{block, matrix, mn, sub};
 use crate::ui::readout::Readout;
@@ -19,6 +20,13 @@ use std::sync::Arc;
 pub const ID: &str = "add-or-rotate";
 /// Its title, the heading of its card and its line in the table of contents.
 pub const TITLE: &str = "Add or rotate?";
+
+/// R(m)ᵀR(n) = R(n − m), block by block, and what it does to the score: static MathML.
+const RELATIVE: &str = "<math display=\"block\"><mrow>\
+<mo>(</mo><mi>R</mi><mo>(</mo><mi>m</mi><mo>)</mo><mi>q</mi><mo>)</mo><mo>·</mo><mo>(</mo><mi>R</mi><mo>(</mo><mi>n</mi><mo>)</mo><mi>k</mi><mo>)</mo>\
+<mo>=</mo><msup><mi>q</mi><mi>T</mi></msup><mi>R</mi><msup><mrow><mo>(</mo><mi>m</mi><mo>)</mo></mrow><mi>T</mi></msup><mi>R</mi><mo>(</mo><mi>n</mi><mo>)</mo><mi>k</mi>\
+<mo>=</mo><msup><mi>q</mi><mi>T</mi></msup><mi>R</mi><mo>(</mo><mi>n</mi><mo>−</mo><mi>m</mi><mo>)</mo><mi>k</mi>\
+</mrow></math>";
 
 /// How far "shift both" moves m and n in the comparison.
 const SHIFT: i64 = 100;
@@ -84,6 +92,7 @@ pub fn AddOrRotateWidget() -> impl IntoView {
     });
     let plane = lab.select(|s| s.plane);
     let m = lab.select(|s| s.m);
+    let dim = lab.select(|s| s.dim);
     // The arrows follow m only near the screen: out of view they keep their last drawing.
     let figure = NodeRef::<leptos::html::Div>::new();
     let in_view = use_in_view(figure);
@@ -140,10 +149,17 @@ pub fn AddOrRotateWidget() -> impl IntoView {
             That changes the vector's length and mixes content with position: the score of two tokens then depends \
             on where they are, not only on how far apart. RoPE rotates q and k instead. A rotation keeps lengths and \
             moves only the angle, and since a·b = |a||b| cos(angle), the score can only see the difference of the \
-            two angles: (n − m)θᵢ in each plane.">
+            two angles: (n − m)θᵢ in each plane (the one line of algebra behind it is below the table).">
             <p class="explain">
-                "From here on q and k are one query and one key of d numbers each, drawn at random from the seed "
-                "(the rotation lab, two chapters on, lets you choose them), so that no plane is special."
+                "Until here the examples used the tiny attention of the first chapter: five words, d = 8, fixed "
+                "weights. From here on q and k are one query and one key of d numbers each (d = " {move || dim.get()}
+                ", the head dimension set in the panel), drawn at random from the seed (the rotation lab, two "
+                "chapters on, lets you choose them): one pair of vectors, so that every number below is one score, "
+                "of a head's real size, so that no plane is special."
+            </p>
+            <p class="explain">
+                "R(m)q is q rotated to position m: each plane i of q turned by the angle m·θᵢ (its matrix is in "
+                "RoFormer's formulas below)."
             </p>
             <div class="add-rotate-grid">
                 <div class="pair-figure" role="img" node_ref=figure
@@ -187,7 +203,13 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                 "directly (as if W_q and W_k were the identity), so the last term depends on n − m alone; the two "
                 "cross terms depend on m and n separately. In a real layer PE is added to x, and even the position "
                 "term becomes PE(m)·W_q·W_kᵀ·PE(n), which in general is not a function of n − m. Rotating q and k "
-                "leaves only q·R(n − m)k. The heatmap below shows each of the three ways, and two that add a bias to the "
+                "leaves only q·R(n − m)k, by one line of algebra: each block of R(m) is a 2D rotation, 2D rotations "
+                "commute and a rotation's transpose is its inverse, R(φ)ᵀ = R(−φ), so block by block "
+                "R(m)ᵀR(n) = R(−mθᵢ)R(nθᵢ) = R((n − m)θᵢ):"
+            </p>
+            <div class="math" inner_html=RELATIVE></div>
+            <p class="explain">
+                "The heatmap below shows each of the three ways, and two that add a bias to the "
                 "score by n − m instead (T5's and ALiBi's)."
             </p>
             <Formula math=formulas::ADD_OR_ROTATE />
@@ -195,7 +217,7 @@ pub fn AddOrRotateWidget() -> impl IntoView {
             <p class="explain">
                 "Su et al. (RoFormer, section 3.1) ask for a query f_q and a key f_k whose inner product depends on the "
                 "two tokens' content and on their distance only (they write it m − n; this page writes n − m, the same "
-                "information), and answer with a rotation: each pair of dimensions of W_q·x_m turns by m·θᵢ, which stacks "
+                "information), and answer with a rotation: each plane of W_q·x_m turns by m·θᵢ, which stacks "
                 "into one block-diagonal matrix (their equations 13 to 15; they count planes from 1, this page from 0):"
             </p>
             <Formula math=formulas::ROFORMER />
@@ -206,9 +228,12 @@ pub fn AddOrRotateWidget() -> impl IntoView {
             <h3>"Where RoPE goes in a layer"</h3>
             <ul class="explain-list">
                 <li>"On q and k, after the projections W_q and W_k, in every attention layer (a few models leave some layers without it: Llama 4 and SmolLM3 skip every fourth); never on x, never on v."</li>
-                <li>"It has no parameters: the angles come from the positions and the base b alone."</li>
-                <li>"In generation, each key is rotated once, at its own position, when it enters the KV cache; a new "
-                    "query is rotated to its position and scored against the cached keys."</li>
+                <li>"It has no learned parameters: the angles come from the positions, the base b, the head "
+                    "dimension d and, in a model with a context extension (a later chapter), that extension's settings; "
+                    "nothing in them is trained."</li>
+                <li>"In generation a model keeps the keys and values of the tokens so far (the KV cache), so that each "
+                    "new token does not recompute them: each key is rotated once, at its own position, when it enters "
+                    "the cache; a new query is rotated to its position and scored against the cached keys."</li>
             </ul>
             <p class="explain">
                 "Why not v? The values are what attention returns. Rotated, they would carry their absolute positions "
@@ -222,32 +247,15 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                     value=Signal::derive(move || Some(values_test.get().1)) />
             </div>
             <Check name="shift-added" look="the table of scores above (its first row)" ask=Arc::new(move || {
-                let (before, after) = numbers.with(|n| n.as_ref().map_or((0.0, 0.0), |n| n.added));
-                let trend = Trend::of(before, after);
-                Question::labelled(
-                    format!("With the code added, (q + PE(m))·(k + PE(n)), move both tokens {SHIFT} positions later. The score will:"),
-                    &[("rise", "rise"), ("fall", "fall"), ("stay", "stay the same")],
-                    trend.as_str(),
-                    format!(
-                        "The cross terms q·PE(n) and PE(m)·k follow m and n themselves, not n − m: here {} → {}.",
-                        short_number(before),
-                        short_number(after)
-                    ),
-                )
+                let (m, n, _, base, dim) = positions.get();
+                vectors.with(|v| {
+                    let v = v.as_ref()?;
+                    Some(quiz::early::shift_added(&v.q, &v.k, RopeParams::new(base, dim).ok()?, m, n, SHIFT))
+                }).unwrap_or_default()
             }) />
             <Check name="shift-rope" look="the table of scores above (its second row)" ask=Arc::new(move || {
-                let (before, after) = numbers.with(|n| n.as_ref().map_or((0.0, 0.0), |n| n.rotated));
-                Question::labelled(
-                    format!("With RoPE, R(m)q · R(n)k, move both tokens {SHIFT} positions later. The score will:"),
-                    &[("rise", "rise"), ("fall", "fall"), ("stay", "stay the same")],
-                    Trend::of(before, after).as_str(),
-                    format!(
-                        "R(m)q · R(n)k = q · R(n − m)k: both turn {SHIFT}·θᵢ further in each plane, and the angle between them stays. \
-                         Here {} → {}.",
-                        short_number(before),
-                        short_number(after)
-                    ),
-                )
+                let (m, n, ..) = positions.get();
+                vectors.with(|v| v.as_ref().map(|v| quiz::early::shift_rope(v, m, n, SHIFT))).unwrap_or_default()
             }) />
         </WidgetCard>
     }

@@ -9,10 +9,11 @@ use crate::charts::palette;
 use crate::dom::pixels::{PixelPicture, Pixels};
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_dark_mode, use_lab};
-use crate::rope::{binary_code, bits_flipped, choices_around, Code, RopeParams, BITS, MAX_CODE_POSITION};
+use crate::quiz;
+use crate::rope::{binary_code, Code, RopeParams, MAX_CODE_POSITION};
 use crate::state::{fmt_list, param, Change};
 use crate::ui::card::WidgetCard;
-use crate::ui::check::{Check, Question};
+use crate::ui::check::Check;
 use crate::ui::controls::FinePositionControl;
 use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::formulas::{self, Formula};
@@ -107,7 +108,15 @@ pub fn CountingWidget() -> impl IntoView {
         let figure = NodeRef::<leptos::html::Figure>::new();
         let near = use_in_view(figure);
         let current = while_in_view(near, current);
-        let step = while_in_view(near, move || short_number(params.get().map_or(0.0, |params| code.step(p.get(), LENGTH, params))));
+        // At the last position 16 bits can write there is no next binary code: 65,536 needs a
+        // 17th bit (the code would wrap to all zeros), so there is no step to measure.
+        let step = while_in_view(near, move || {
+            if code == Code::Binary && p.get() >= MAX_CODE_POSITION {
+                format!("none: {} needs a 17th bit", whole_number(i64::from(MAX_CODE_POSITION) + 1))
+            } else {
+                short_number(params.get().map_or(0.0, |params| code.step(p.get(), LENGTH, params)))
+            }
+        });
         let label = Signal::derive(move || {
             let start = window_start(p.get());
             format!(
@@ -163,30 +172,15 @@ pub fn CountingWidget() -> impl IntoView {
                 "Binary is close: every bit is bounded and the lowest bit flips every token while the highest almost "
                 "never does. That is the seed of frequencies: fast dimensions for fine position, slow ones for "
                 "coarse. But its steps jump (7 → 8 flips four bits at once) and its values are all-or-nothing. "
-                "Sinusoids keep the idea and make it smooth: pair i oscillates as sin and cos of p·θᵢ with "
-                "θᵢ = b^(−2i/d), fast for small i and slow for large i, and p → p+1 moves the code by the same "
+                "Sinusoids keep the idea and make it smooth: dimensions 2i and 2i + 1 oscillate as sin and cos of p·θᵢ with "
+                "θᵢ = b^(−2i/d) for a base b (10,000 in the original transformer) and d dimensions, fast for small i and "
+                "slow for large i, and p → p+1 moves the code by the same "
                 "distance everywhere. That distance is the same because the step is a rotation, as the next "
                 "chapter shows."
             </p>
             <Formula math=formulas::SINUSOIDAL />
-            <Check name="bits-flip" look="the binary code's column and its step to p+1" ask=Arc::new(move || {
-                let at = p.get().min(MAX_CODE_POSITION - 1);
-                let flips = bits_flipped(at);
-                let ones = flips - 1;
-                Question::plain(
-                    format!("Step p from {} to {}. How many bits of the binary code flip?", whole_number(at.into()), whole_number(i64::from(at) + 1)),
-                    choices_around(u64::from(flips), BITS as u64).into_iter().filter(|c| *c > 0).map(|c| c.to_string()),
-                    flips.to_string(),
-                    match ones {
-                        0 => format!("{} ends in 0 in binary; adding 1 turns that last bit to 1: 1 bit. Binary steps are uneven.", whole_number(at.into())),
-                        1 => format!("{} ends in one 1 in binary; adding 1 turns it to 0 and the 0 above it to 1: 2 bits. Binary steps are uneven.", whole_number(at.into())),
-                        _ => format!(
-                            "{} ends in {ones} ones in binary; adding 1 turns them to 0 and the 0 above them to 1: {flips} bits. Binary steps are uneven.",
-                            whole_number(at.into())
-                        ),
-                    },
-                )
-            }) />
+            <Check name="bits-flip" look="the binary code's column and its step to p+1"
+                ask=Arc::new(move || quiz::early::bits_flip(p.get())) />
             <p class="credit">"Integer → binary → sinusoidal follows Fleetwood (Hugging Face, 2024); sinusoids are from Vaswani et al. (2017)."</p>
         </WidgetCard>
     }

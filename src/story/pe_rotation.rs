@@ -1,17 +1,18 @@
 //! Chapter 3 (`data-widget="pe-rotation"`): sinusoids hide a rotation. Each (sin, cos) pair of
-//! the sinusoidal encoding sits on a unit circle at angle p·θᵢ; shifting the position by k turns
-//! it by k·θᵢ whatever p is, so one fixed matrix M_k (a 2 × 2 rotation per pair) carries PE(p)
-//! onto PE(p + k). Vaswani et al. 2017 (section 3.5) hint at it; Fleetwood (Hugging Face, 2024)
+//! the sinusoidal encoding sits on a unit circle at angle p·θᵢ; shifting the position by Δ turns
+//! it by Δ·θᵢ whatever p is, so one fixed matrix M_Δ (a 2 × 2 rotation per plane) carries PE(p)
+//! onto PE(p + Δ). (The shift is Δ, not k: k is the key vector everywhere else.) Vaswani et al. 2017 (section 3.5) hint at it; Fleetwood (Hugging Face, 2024)
 //! spells it out.
 
-use crate::charts::format::{fixed, short_number, whole_number};
+use crate::charts::format::{fixed, short_number};
 use crate::dom::indexed::indexed;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::use_lab;
-use crate::rope::{dot, pe_rotation_error, pe_shift_blocks, sinusoidal_encoding, RopeParams, Trend, MAX_CODE_POSITION};
+use crate::quiz;
+use crate::rope::{pe_rotation_error, pe_shift_blocks, sinusoidal_encoding, RopeParams, MAX_CODE_POSITION};
 use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
-use crate::ui::check::{Check, Question};
+use crate::ui::check::Check;
 use crate::ui::controls::FinePositionControl;
 use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::math::{block, column, matrix, mn};
@@ -61,22 +62,22 @@ pub fn PeRotationWidget() -> impl IntoView {
     let error = Memo::new(move |_| params.get().map(|params| pe_rotation_error(params, p.get() as f64, shift.get() as f64)));
     let dials = Memo::new(move |_| {
         let Some(params) = params.get() else { return Vec::new() };
-        let (p, k) = (p.get() as f64, shift.get() as f64);
+        let (p, delta) = (p.get() as f64, shift.get() as f64);
         let theta = |i: usize| params.base().powf(-2.0 * i as f64 / params.dim() as f64);
-        spread(params.planes(), DIALS).into_iter().map(|i| (i, p * theta(i), k * theta(i))).collect::<Vec<_>>()
+        spread(params.planes(), DIALS).into_iter().map(|i| (i, p * theta(i), delta * theta(i))).collect::<Vec<_>>()
     });
-    // The dials' SVG is rebuilt with every step of p, k, base or d: only while it is on screen.
+    // The dials' SVG is rebuilt with every step of p, Δ, base or d: only while it is on screen.
     let dials_box = NodeRef::<leptos::html::Div>::new();
     let shown = while_in_view(use_in_view(dials_box), move || dials.get());
-    // The selected plane's M_k, PE(p) and PE(p + k), as MathML (parsed anew on each change: only
+    // The selected plane's M_Δ, PE(p) and PE(p + Δ), as MathML (parsed anew on each change: only
     // while on screen).
     let formula_box = NodeRef::<leptos::html::Div>::new();
     let formula = while_in_view(use_in_view(formula_box), move || {
         let Some(params) = params.get() else { return String::new() };
         let i = plane.get().min(params.planes() - 1);
-        let (p, k) = (p.get() as f64, shift.get() as f64);
-        let m = pe_shift_blocks(params, k)[i];
-        let (before, after) = (sinusoidal_encoding(params, p), sinusoidal_encoding(params, p + k));
+        let (p, delta) = (p.get() as f64, shift.get() as f64);
+        let m = pe_shift_blocks(params, delta)[i];
+        let (before, after) = (sinusoidal_encoding(params, p), sinusoidal_encoding(params, p + delta));
         let pair = |v: &[f64]| column(mn(v[2 * i]), mn(v[2 * i + 1]));
         block(&format!(
             "{}<mo>·</mo>{}<mo>=</mo>{}",
@@ -87,63 +88,55 @@ pub fn PeRotationWidget() -> impl IntoView {
     });
 
     view! {
-        <WidgetCard id=ID title=TITLE explain="Pair i of the sinusoidal code is (sin pθᵢ, cos pθᵢ): a point on a circle at \
-            angle pθᵢ. Move p by k and every pair turns by kθᵢ, an angle that does not depend on p. So one fixed \
-            matrix M_k, a 2 × 2 rotation per pair, turns PE(p) into PE(p + k) for every p: relative position is \
-            already a rotation. (The dials draw each pair at the angle pθᵢ, as (cos, sin); the code stores it as \
-            (sin, cos), so in its own coordinates M_k turns the other way: rows (cos kθᵢ, sin kθᵢ) and \
-            (−sin kθᵢ, cos kθᵢ).)">
+        <WidgetCard id=ID title=TITLE explain="Dimensions 2i and 2i + 1 of the sinusoidal code, (sin pθᵢ, cos pθᵢ), are a point \
+            on a circle at angle pθᵢ: call such a pair of dimensions a plane, plane i. Move p by a shift Δ (not k: \
+            k is the key vector) and every plane turns by Δθᵢ, an angle that does not \
+            depend on p. So one fixed matrix M_Δ, a 2 × 2 rotation per plane, turns PE(p) into PE(p + Δ) for every \
+            p: relative position is already a rotation. (The dials draw each plane's point at the angle pθᵢ, as \
+            (cos, sin); the code stores it as (sin, cos), so in its own coordinates M_Δ turns the other way: rows \
+            (cos Δθᵢ, sin Δθᵢ) and (−sin Δθᵢ, cos Δθᵢ).)">
             <div class="chapter-controls">
                 <FinePositionControl lab param=&param::P label="position p" change=Change::P value=p_i64
                     max=MAX_CODE_POSITION as i64 id="p-slider-rotation" />
-                <FinePositionControl lab param=&param::SHIFT label="shift k" change=Change::Shift value=shift_i64 max=MAX_CODE_POSITION as i64 id="shift-slider" />
+                <FinePositionControl lab param=&param::SHIFT label="shift Δ" change=Change::Shift value=shift_i64 max=MAX_CODE_POSITION as i64 id="shift-slider" />
             </div>
             <div class="pe-dials" node_ref=dials_box role="img"
-                aria-label=move || format!("{} pairs of the sinusoidal code, fast to slow: each point at angle pθᵢ turns by kθᵢ to (p+k)θᵢ", dials.with(Vec::len))>
+                aria-label=move || format!("{} planes of the sinusoidal code, fast to slow: each point at angle pθᵢ turns by Δθᵢ to (p+Δ)θᵢ", dials.with(Vec::len))>
                 // The dials stay while their number does; a step moves their hands.
                 {indexed(move || shown.with(Vec::len), move |j, active| view! {
                     <Dial active dial=Memo::new(move |_| shown.with(|dials| dials.get(j).copied().unwrap_or_default())) />
                 })}
             </div>
             <p class="legend-line">
-                <span class="q-text">"● PE(p)"</span> " turned by kθᵢ to " <span class="k-text">"● PE(p + k)"</span>
+                <span class="q-text">"● PE(p)"</span> " turned by Δθᵢ to " <span class="k-text">"● PE(p + Δ)"</span>
                 " (angles shown modulo 2π, in radians)"
             </p>
             <ExportButtons name="pe-rotation" figure=".pe-dials, .legend-line"
                 caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
-                    "Sinusoidal code as rotations: each pair of PE(p) turned by kθᵢ to PE(p + k), p = {}, k = {}, {}", s.p, s.shift, base_and_dim(s.base, s.dim)))) />
+                    "Sinusoidal code as rotations: each plane of PE(p) turned by Δθᵢ to PE(p + Δ), p = {}, Δ = {}, {}", s.p, s.shift, base_and_dim(s.base, s.dim)))) />
             <div class="math pe-formula" node_ref=formula_box>
-                <p class="pe-formula-title">{move || format!("Pair {} (the plane selected in the rotation lab, chapter 6):", plane.get())}</p>
+                <p class="pe-formula-title">{move || format!("Plane {} (the plane selected in the rotation lab, three chapters on):", plane.get())}</p>
                 <div inner_html=move || formula.get()></div>
             </div>
             <div class="readouts">
-                <Readout testid="pe-rotation-error" label="max |M_k·PE(p) − PE(p + k)|"
+                <Readout testid="pe-rotation-error" label="max |M_Δ·PE(p) − PE(p + Δ)|"
                     value=Signal::derive(move || error.get())
                     hint="rounding only: exact in real numbers; f64 rounds each angle p·θᵢ to about 1e-16 of its size" />
             </div>
             <p class="explain">
                 "This is why sinusoids suit attention: a fixed, position-independent transformation links any "
-                "position to the one k tokens later. RoPE takes the hint literally: instead of adding the code "
-                "to the token and hoping attention recovers the rotation, it rotates q and k themselves."
+                "position to the one Δ tokens later. RoPE takes the hint literally: instead of adding the code "
+                "to the token and hoping attention recovers the rotation, it rotates the query q and the key k "
+                "themselves, as the next chapter shows."
             </p>
-            <Check name="pe-dot" look="the dials: each pair turns by kθᵢ whatever p is" ask=Arc::new(move || {
-                let (p, k) = (p.get() as f64, shift.get() as f64);
-                let dot_at = |p: f64| params.get().map_or(0.0, |params| dot(&sinusoidal_encoding(params, p), &sinusoidal_encoding(params, p + k)));
-                let trend = Trend::of(dot_at(p), dot_at(p + 1000.0));
-                Question::labelled(
-                    format!("Keep k = {} and move p 1,000 further. The dot product PE(p)·PE(p + k) will:", whole_number(k as i64)),
-                    &[("rise", "rise"), ("fall", "fall"), ("stay", "stay the same")],
-                    trend.as_str(),
-                    "PE(p)·PE(p + k) = Σᵢ (sin pθᵢ sin (p+k)θᵢ + cos pθᵢ cos (p+k)θᵢ) = Σᵢ cos kθᵢ: the angle between the two \
-                     codes in each pair is kθᵢ, wherever p is."
-                        .to_string(),
-                )
+            <Check name="pe-dot" look="the dials: each plane turns by Δθᵢ whatever p is" ask=Arc::new(move || {
+                params.get().map_or_else(Default::default, |params| quiz::early::pe_dot(params, p.get(), shift.get()))
             }) />
         </WidgetCard>
     }
 }
 
-/// One dial: plane `i`'s point at angle `from` = pθᵢ, turned by `turn` = kθᵢ.
+/// One dial: plane `i`'s point at angle `from` = pθᵢ, turned by `turn` = Δθᵢ.
 /// Hidden while not `active` (when d has fewer planes than dials).
 #[component]
 fn Dial(active: Signal<bool>, dial: Memo<(usize, f64, f64)>) -> impl IntoView {
@@ -161,7 +154,7 @@ fn Dial(active: Signal<bool>, dial: Memo<(usize, f64, f64)>) -> impl IntoView {
                 <circle class="dot-p" r="0.12" cx=at(from, x) cy=at(from, y) />
                 <circle class="dot-pk" r="0.12" cx=at(to, x) cy=at(to, y) />
             </svg>
-            <figcaption>{move || format!("i = {}", dial.get().0)}<br />{move || format!("kθ = {}", short_number(dial.get().2.rem_euclid(TAU)))}</figcaption>
+            <figcaption>{move || format!("i = {}", dial.get().0)}<br />{move || format!("Δθ = {}", short_number(dial.get().2.rem_euclid(TAU)))}</figcaption>
         </figure>
     }
 }

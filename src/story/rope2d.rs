@@ -9,7 +9,7 @@ use crate::charts::diverging;
 use crate::dom::size::use_in_view;
 use crate::lab::use_lab;
 use crate::quiz::variants::shift_2d;
-use crate::rope::{collision_partner, Patch, Rope2d, RopeParams};
+use crate::rope::{collision_partner, Patch, Rope2d, RopeParams, Trend};
 use crate::state::{shifted_patches, Change, PatchCoordinate, PATCH_GRID};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
@@ -188,7 +188,12 @@ pub fn Rope2dWidget() -> impl IntoView {
                     hint="also relative, but blind to the direction" />
                 <Readout testid="rope2d-partner-score" label="axial, at k′ (same x + y as k)"
                     value=Signal::derive(move || scores.with(|s| s.as_ref().and_then(|s| s.partner).map(|p| p.1)))
-                    hint=move || partner_hint(scores.get(), "a different offset, a different score") />
+                    hint=move || {
+                        let scores = scores.get();
+                        // Axial sees the offset: k′'s differs, and so does its score unless q and k hide it.
+                        let same = scores.as_ref().and_then(|s| s.partner.map(|p| Trend::of(s.axial, p.1) == Trend::Stays)).unwrap_or(false);
+                        partner_hint(scores, if same { "a different offset, though these q and k score it the same" } else { "a different offset, a different score" })
+                    } />
                 <Readout testid="rope2d-partner-mixed-score" label="the wrong way, at k′"
                     value=Signal::derive(move || scores.with(|s| s.as_ref().and_then(|s| s.partner).map(|p| p.2)))
                     hint=move || partner_hint(scores.get(), "the same score as at k: a collision") />
@@ -201,8 +206,8 @@ pub fn Rope2dWidget() -> impl IntoView {
                 "key one column right of the query and one a row below score the same, and so does every patch on "
                 "an anti-diagonal of the right-hand map (k′ is k's neighbour on it). The shortcut the Hugging Face post "
                 "\"You could have designed state of the art positional encoding\" warns against, using the [x, y] pair "
-                "directly, intermixes the two offsets too. The fix is the one the 1D story already taught: pair dimensions within "
-                "one axis, give each axis its own planes."
+                "directly, intermixes the two offsets too. The fix is axial's: give each axis planes of its own, "
+                "so that every plane turns with one coordinate only."
             </p>
             <h3>"Where 2D RoPE is used"</h3>
             <ul class="uses">

@@ -18,7 +18,9 @@ pub(super) fn linear(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), Ro
     Ok((inv_freq, 1.0))
 }
 
-/// Fixed NTK-aware scaling (bloc97, 2023): base' = base * factor^(d/(d-2)). With one plane the
+/// Fixed NTK-aware scaling (bloc97, 2023): base' = base * factor^(d/(d-2)), so plane i's
+/// frequency is multiplied by factor^(-2i/(d-2)): plane 0 keeps it exactly, the slowest is
+/// divided by the whole factor, and the planes near the fast end barely change. With one plane the
 /// only frequency is base'^0 = 1 whatever the base, so the exponent's pole at d = 2 never matters.
 pub(super) fn ntk(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeError> {
     Ok((ntk_inv_freq(ctx, s.factor), 1.0))
@@ -52,7 +54,9 @@ fn yarn_mscale(scale: f64, mscale: f64) -> f64 {
 
 /// transformers `_compute_yarn_parameters` (Peng et al. 2023, "YaRN"), with `truncate` = true:
 /// planes that turn more than `beta_fast` times within `orig` keep their frequency, planes that
-/// turn fewer than `beta_slow` times are interpolated by `factor`, a linear ramp in between.
+/// turn fewer than `beta_slow` times are interpolated by `factor`, a linear ramp in between
+/// (for `beta_fast` > `beta_slow`; otherwise the ramp's edges swap and it runs backwards, as in
+/// transformers, which can interpolate plane 0 too).
 pub(super) fn yarn(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeError> {
     for (name, value) in [("beta_fast", s.beta_fast), ("beta_slow", s.beta_slow)] {
         if !value.is_finite() || value <= 0.0 {
@@ -155,9 +159,10 @@ pub(super) fn longrope(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), 
     Ok((inv_freq, attention_factor))
 }
 
-/// transformers `_compute_proportional_rope_parameters` (p-RoPE, Barbero et al. 2024, as in
-/// Gemma): the first `int(partial * d // 2)` planes keep their exponent 2i/d over the whole head,
-/// the lowest frequencies are dropped (0), and all are divided by `factor`. The pairing spans
+/// transformers `_compute_proportional_rope_parameters` (the `proportional` rope_type, as in
+/// Gemma 4): p-RoPE (Barbero et al. 2024) keeps the first `int(partial * d // 2)` planes at their
+/// exponent 2i/d over the whole head and drops the lowest frequencies (0); the division of all by
+/// `factor` is transformers', not Barbero et al.'s (their p-RoPE has no factor). The pairing spans
 /// the whole head ([`ScalingMethod::rotary_dim`](super::ScalingMethod::rotary_dim)).
 pub(super) fn proportional(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeError> {
     let rotating = ((s.partial * ctx.dim as f64) / 2.0).floor() as usize;

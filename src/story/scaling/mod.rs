@@ -6,9 +6,11 @@
 mod charts;
 mod config;
 mod notes;
+mod walkthrough;
 mod wavelength_chart;
 
 use crate::lab::use_lab;
+use crate::quiz::scaling::fastest_plane;
 use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
 use crate::state::param::{self, Param};
 use crate::state::presets::PRESETS;
@@ -22,8 +24,9 @@ use crate::ui::readout::Readout;
 use charts::{CompareChart, CompareFacts, Comparison, PlaneAngles};
 use config::ConfigBox;
 use leptos::prelude::*;
-use notes::{fastest_plane_question, method_note, rotates};
+use notes::{method_note, rotates};
 use std::sync::Arc;
+use walkthrough::Walkthrough;
 use wavelength_chart::WavelengthChart;
 
 /// The chapter's id (`embed=scaling`, `data-widget`): never changes meaning once published.
@@ -188,19 +191,34 @@ pub fn ScalingWidget() -> impl IntoView {
         lab.state.with_untracked(|s| s.python())
     });
 
+    // For "up to factor × orig": the interpolation limit of a plane divided by the whole factor.
+    let reach = lab.select(|s| (s.effective_factor(), s.orig, s.target_context()));
+    let reach_text = move || {
+        let (factor, orig, target) = reach.get();
+        let limit = factor * orig as f64;
+        let ratio = target as f64 / limit;
+        let n = crate::charts::format::short_number;
+        format!(
+            "With factor = {} and orig = {}, a plane divided by the whole factor stays within the angles of training up \
+             to factor × orig = {} tokens; the target, {}, is {}. ",
+            n(factor),
+            n(orig as f64),
+            n(limit),
+            n(target as f64),
+            if ratio > 1.0 + 1e-12 {
+                format!(
+                    "{}× that, so the slowest planes of YaRN and Llama 3.1 turn that much further than in training",
+                    n((ratio * 100.0).round() / 100.0)
+                )
+            } else {
+                "within it, so the slowest planes of YaRN and Llama 3.1 stay within what training showed".to_string()
+            }
+        )
+    };
+
     view! {
         <WidgetCard id=ID title=TITLE class="scaling-widget">
-            <p class="explain">
-                "A model trained on orig tokens has seen each plane turn only as far as orig·θᵢ. Run it on longer text and "
-                "the slow planes (those that never completed a turn) reach angles it never saw. Context extension "
-                "changes the frequencies so that they do not: pick a real model or a method and watch every plane."
-            </p>
-            <p class="explain">
-                "Two lengths, two names each: orig, the context the model was trained on (the frequencies chapter's "
-                "context slider; a config calls it original_max_position_embeddings, or max_position_embeddings "
-                "before any extension), and the target, the context it is extended to (max_position_embeddings once "
-                "extended). Dynamic NTK reads orig from max_position_embeddings, as transformers does."
-            </p>
+            <Walkthrough planes overshoot=scaled_overshoot />
             <div class="control-pair">
                 <div class="control">
                     <label for="preset-select">"model preset"</label>
@@ -222,6 +240,10 @@ pub fn ScalingWidget() -> impl IntoView {
             </div>
             <p class="method-note">{move || method_note(method.get())}</p>
             {move || preset.get().and_then(rotates).map(|note| view! { <p class="method-note" data-testid="preset-rotates">{note}</p> })}
+            <p class="explain">
+                "Each field is named as configs name it, and shows only where the method reads it. partial_rotary_factor, "
+                "read by every method, is the fraction of each head's dimensions that rotate; the rest carry no position."
+            </p>
 
             <div class="scaling-fields">
                 <div class="control">
@@ -271,33 +293,56 @@ pub fn ScalingWidget() -> impl IntoView {
                     value=Signal::derive(move || plain_overshoot.get().map(|v| v.0))
                     text=Signal::derive(move || overshoot_text(plain_overshoot.get(), rotating()))
                     hint="the original θᵢ run to max_position_embeddings: max_position_embeddings / orig" />
-                <Readout testid="scaling-attention-factor" label="attention factor" value=attention
-                    hint="multiplies cos and sin for q and k alike, so the logit q·k by its square" />
+                <Readout testid="attention-factor" label="attention factor" value=attention
+                    hint="transformers' attention_factor: it multiplies cos and sin, so q and k each by it and every logit q·k by its square (YaRN's temperature t is 1/attention_factor²); the page's scores leave it out" />
             </div>
-            <p class="explain">
-                "Why YaRN and LongRoPE scale attention: interpolated planes crowd more tokens into the same angles, "
-                "the logits spread less and the softmax grows flatter (more entropy). Multiplying q and k by the "
-                "factor t multiplies every logit by t², sharpening it back. Llama 3.1, PI and NTK use none (1)."
-            </p>
-            <p class="explain" hidden=move || deepseek_scale.get().is_none()>
-                {move || deepseek_scale.get().map(|s| format!(
-                    "With mscale_all_dim set, as in DeepSeek-V2 and V3, transformers' factor is a ratio of two mscales; \
-                     DeepSeek's attention code also multiplies its softmax scale by mscale(factor, mscale_all_dim)² = {}.",
-                    crate::charts::format::short_number(s)))}
-            </p>
+            // The same number under the name this chapter's readout had before the scores chapter
+            // was folded into the others (a readable value of the README's table).
+            <output hidden data-testid="scaling-attention-factor" data-value=move || attention.get().map(crate::state::fmt_f64)></output>
+
+            <h3>"In detail"</h3>
+            <details class="scaling-detail">
+                <summary>"The attention factor: what it does, and where its formulas come from"</summary>
+                <p class="explain">
+                    "Only YaRN and LongRoPE set one; the other methods leave attention_factor at 1. transformers multiplies cos "
+                    "and sin by attention_factor, so q and k are each multiplied by it and every logit q·k by attention_factor². "
+                    "The YaRN paper writes the same as a temperature t on the softmax, softmax(q·k/(t·√d)), with "
+                    "attention_factor = √(1/t): t below 1 sharpens the softmax."
+                </p>
+                <p class="explain">
+                    "Where the numbers come from: YaRN's 0.1·ln(factor) + 1 is a fit, the √(1/t) that gave LLaMA models the "
+                    "lowest perplexity at each factor (YaRN paper, §3.4). One explanation of why longer text wants sharper "
+                    "attention is entropy: a softmax over more keys grows flatter, and multiplying the logits by ln n / ln L "
+                    "(n tokens, L the trained length) is the scaling argued to keep its entropy level. LongRoPE's "
+                    "√(1 + ln(factor)/ln(orig)) is that scaling at n = factor × orig, split between q and k."
+                </p>
+                <p class="explain" hidden=move || deepseek_scale.get().is_none()>
+                    {move || deepseek_scale.get().map(|s| format!(
+                        "With mscale_all_dim set, as in DeepSeek-V2 and V3, transformers' attention_factor is a ratio of two mscale terms; \
+                         DeepSeek's attention code also multiplies its softmax scale by mscale(factor, mscale_all_dim)² = {}.",
+                        crate::charts::format::short_number(s)))}
+                </p>
+            </details>
 
             <h3>"Near and far: two methods side by side"</h3>
             <p class="explain">
-                "The score of a query with a key Δ tokens back, for q = k with pairs of equal length: the mean of "
-                "cos(Δθᵢ). On the log axis the near tokens are on the left. PI divides every θᵢ, so its curve is the "
-                "original one shifted right by the factor: neighbours look alike, short-range detail blurs. NTK, YaRN "
-                "and Llama 3.1 keep the fast planes, so within a few dozen tokens they follow the original; they change "
-                "the slow planes, so their curves leave the original from a few hundred tokens on, well inside orig. "
-                "YaRN and Llama 3.1 divide every plane that never completed a turn within orig by the whole factor, "
-                "so beyond orig none of them turns past what training showed. NTK's larger base divides only the "
-                "slowest plane by the whole factor: θᵢ becomes θᵢ·factor^(−2i/(d−2)), so the planes between still "
-                "turn further than in training (the overshoot readouts above say how far)."
+                "The score of a query with a key Δ tokens back, for q = k with every plane of q the same length: the mean of "
+                "cos(Δθᵢ). On the log axis the near tokens are on the left. Pick a second method (B) to compare."
             </p>
+            <details class="scaling-detail">
+                <summary>"What the curves show"</summary>
+                <p class="explain">
+                    "PI divides every θᵢ, so its curve is the original one shifted right by the factor: neighbours look alike, "
+                    "short-range detail blurs. NTK, YaRN and Llama 3.1 barely change the fast planes (YaRN and Llama 3.1 keep "
+                    "them exactly; NTK keeps only plane 0 exactly and multiplies plane i's θᵢ by factor^(−2i/(d−2))) and change "
+                    "mostly the slow ones, so their curves stay near the original at short distances and part from it further on. "
+                    "YaRN and Llama 3.1 divide their slowest planes by the whole factor: such a plane reaches at position p the "
+                    "angle it reached at p/factor. "
+                    {reach_text}
+                    "NTK's larger base divides only the slowest plane by the whole factor, so the planes between still turn "
+                    "further than in training (the overshoot readouts above say how far)."
+                </p>
+            </details>
             <div class="control-pair">
                 <MethodSelect id="method-b" label="compare with (method B)" as_b=true
                     value=Signal::derive(move || scaling_b.get()) />
@@ -330,24 +375,27 @@ pub fn ScalingWidget() -> impl IntoView {
                     text=Signal::derive(move || facts.with(|f| f.as_ref().map_or_else(|| "—".to_string(), CompareFacts::near_text)))
                     hint="near 1 for interpolated planes: the next token looks like this one" />
             </div>
-            <p class="explain">
-                "xPos (Sun et al. 2022, “A Length-Extrapolatable Transformer”) keeps RoPE's rotation and adds a decay: "
-                "q at m is multiplied by ζᵢ^(m/scale_base) and k at n by ζᵢ^(−n/scale_base), with "
-                "ζᵢ = (2i/d + 0.4)/1.4, so plane i's share of the score shrinks by ζᵢ^(Δ/scale_base) for a key Δ "
-                "tokens back: fast planes (small ζᵢ) fade within a few hundred tokens, the slowest barely. A key "
-                "ahead of the query would grow instead, so it suits causal attention only."
-            </p>
+            <details class="scaling-detail">
+                <summary>"xPos: a decay on top of the rotation"</summary>
+                <p class="explain">
+                    "xPos (Sun et al. 2022, “A Length-Extrapolatable Transformer”) keeps RoPE's rotation and adds a decay: "
+                    "q at m is multiplied by ζᵢ^(m/scale_base) and k at n by ζᵢ^(−n/scale_base), with "
+                    "ζᵢ = (2i/d + 0.4)/1.4, so plane i's share of the score shrinks by ζᵢ^(Δ/scale_base) for a key Δ "
+                    "tokens back: fast planes (small ζᵢ) fade within a few hundred tokens, the slowest barely. A key "
+                    "ahead of the query would grow instead, so it suits causal attention only."
+                </p>
+            </details>
 
             <ConfigBox python />
             <Check name="fastest-plane" look="the chart of every plane's angle before and after" ask=Arc::new(move || {
-                let (before, after) = (before.with(|b| b.as_ref().and_then(|b| b.first().copied())), after.with(|a| a.as_ref().and_then(|a| a.first().copied())));
-                let (before, after) = (before.unwrap_or(0.0), after.unwrap_or(0.0));
-                fastest_plane_question(method.get(), before, after)
+                let orig = contexts.get().0;
+                before.with(|b| after.with(|a| {
+                    fastest_plane(method.get(), b.as_deref().unwrap_or_default(), a.as_deref().unwrap_or_default(), orig)
+                }))
             }) />
         </WidgetCard>
     }
 }
-
 /// A menu of methods, as method A or B: picking one goes through [`LabState::pick_method`],
 /// so that it shows what it does (a factor of 8 where none was set, half the planes for p-RoPE).
 #[component]

@@ -1,0 +1,139 @@
+//! The chapter's opening: the one idea of context extension, walked through on Llama 3.1 8B's
+//! settings. Every number is read from the state (the reader may have changed the factor, orig
+//! or the target since loading the preset); what is said about the real model is its own fact.
+
+use crate::charts::format::short_number;
+use crate::lab::use_lab;
+use crate::rope::{PlaneChange, PlaneStretch, ScalingMethod};
+use crate::state::Change;
+use leptos::prelude::*;
+
+/// The preset the walk-through follows.
+const PRESET: &str = "llama-3.1-8b";
+
+/// What the walk-through reads from the state.
+#[derive(Debug, Clone, PartialEq)]
+struct Settings {
+    method: ScalingMethod,
+    factor: f64,
+    orig: u64,
+    target: u64,
+    low_freq: f64,
+    high_freq: f64,
+}
+
+/// "planes 3–17", "plane 3", "no plane" for `count` planes from `first`.
+fn span(first: usize, count: usize) -> String {
+    match count {
+        0 => "no plane".to_string(),
+        1 => format!("plane {first}"),
+        _ => format!("planes {first}–{}", first + count - 1),
+    }
+}
+
+/// The bands of a llama3 head, the interpolation limit and the overshoot, from the state.
+fn bands(s: &Settings, planes: &[PlaneStretch], worst: Option<(f64, usize)>) -> Vec<String> {
+    // transformers' llama3 rule on each rotating plane's wavelength before scaling.
+    let rotating: Vec<f64> = planes.iter().filter(|p| p.change != PlaneChange::Still).map(|p| p.wavelength_before).collect();
+    let (short, long) = (s.orig as f64 / s.high_freq, s.orig as f64 / s.low_freq);
+    let kept = rotating.iter().filter(|w| **w < short).count();
+    let divided = rotating.iter().filter(|w| **w > long).count();
+    let blended = rotating.len() - kept - divided;
+    let n = |v: f64| short_number(v);
+    let verb = |count: usize, one: &'static str, many: &'static str| if count == 1 { one } else { many };
+    let mut out = vec![format!(
+        "Here orig = {} tokens and factor = {}. Plane i turns orig·θᵢ/2π times within orig. Of the {} rotating planes, {} {} \
+         more than high_freq_factor = {} times (wavelength under orig/high_freq_factor = {} tokens) and {} θᵢ; {} {} \
+         fewer than low_freq_factor = {} times (wavelength over {} tokens) and {} divided by the factor; {} between {} blended.",
+        n(s.orig as f64),
+        n(s.factor),
+        rotating.len(),
+        span(0, kept),
+        verb(kept, "turns", "turn"),
+        n(s.high_freq),
+        n(short),
+        verb(kept, "keeps", "keep"),
+        span(kept + blended, divided),
+        verb(divided, "turns", "turn"),
+        n(s.low_freq),
+        n(long),
+        verb(divided, "is", "are"),
+        span(kept, blended),
+        verb(blended, "is", "are"),
+    )];
+    let reach = s.factor * s.orig as f64;
+    let ratio = s.target as f64 / reach;
+    out.push(format!(
+        "A plane divided by the factor reaches at position p the angle it reached at p/{}, so it stays within the angles of \
+         training up to factor × orig = {} tokens. The target, max_position_embeddings = {}, is {}.",
+        n(s.factor),
+        n(reach),
+        n(s.target as f64),
+        if ratio > 1.0 + 1e-12 { format!("{}× that", n((ratio * 100.0).round() / 100.0)) } else { "within that".to_string() },
+    ));
+    out.push(match worst {
+        Some((worst, count)) if count > 0 => format!(
+            "So within the target {count} {} that never completed a turn in training {} up to {}× as far as in training \
+             (the readout “beyond the angles seen in training” below): interpolation alone does not cover it.",
+            if count == 1 { "plane" } else { "planes" },
+            if count == 1 { "turns" } else { "turn" },
+            n((worst * 100.0).round() / 100.0),
+        ),
+        Some(_) => "So within the target no plane turns past the angles it reached in training.".to_string(),
+        None => String::new(),
+    });
+    out
+}
+
+/// The opening walk-through. `planes` and `overshoot` are the chapter's (every plane before and
+/// after; the worst overshoot and how many planes overshoot).
+#[component]
+pub fn Walkthrough(planes: Memo<Option<Vec<PlaneStretch>>>, overshoot: Signal<Option<(f64, usize)>>) -> impl IntoView {
+    let lab = use_lab();
+    let settings = lab.select(|s| Settings {
+        method: s.scaling,
+        factor: s.effective_factor(),
+        orig: s.orig,
+        target: s.target_context(),
+        low_freq: s.low_freq,
+        high_freq: s.high_freq,
+    });
+    let loaded = lab.select(|s| s.preset == Some(PRESET) && s.scaling == ScalingMethod::Llama3);
+    let text = move || {
+        let s = settings.get();
+        if s.method != ScalingMethod::Llama3 {
+            return Vec::new();
+        }
+        planes.with(|p| p.as_ref().map(|p| bands(&s, p, overshoot.get())).unwrap_or_default())
+    };
+    view! {
+        <h3>"The one idea, on Llama 3.1"</h3>
+        <p class="explain">
+            "A model trained on orig tokens has seen each plane turn only as far as orig·θᵢ. Run it on longer text and "
+            "the slow planes (those that never completed a turn within orig) reach angles it never saw, while the fast "
+            "ones have turned through every angle many times already. So: interpolate the slow planes (divide their θᵢ, "
+            "so that longer text lands on angles seen in training) and keep the fast ones, which tell neighbouring tokens apart."
+        </p>
+        <p class="explain">
+            "Two lengths, two names each: orig, the context the model was trained on (the frequencies chapter's "
+            "context slider; a config calls it original_max_position_embeddings, or max_position_embeddings "
+            "before any extension), and the target, the context it is extended to (max_position_embeddings once "
+            "extended)."
+        </p>
+        <p class="explain" hidden=move || loaded.get()>
+            "This walk-through follows Llama 3.1 8B's settings (rope_type llama3): "
+            <button type="button" class="load-walkthrough" data-testid="scaling-walkthrough-load"
+                on:click=move |_| lab.apply(Change::Preset(PRESET))>"load Llama 3.1 8B"</button>
+        </p>
+        <div data-testid="scaling-walkthrough">
+            {move || text().into_iter().filter(|t| !t.is_empty()).map(|t| view! { <p class="explain">{t}</p> }).collect_view()}
+        </div>
+        <p class="explain">
+            "Llama 3.1 itself goes from 8,192 to 131,072 tokens, 16 × orig with factor 8, so its divided planes turn twice "
+            "as far as in training. Its 128K rests on more than the factor: long-context continued pre-training, raising "
+            "the training context from 8K to 128K in stages (six, over about 800B tokens, for the 405B model; Llama 3 "
+            "paper, §3.4.2). The controls and the chart below show every plane; the other methods, a second method to "
+            "compare, and your own config follow under “In detail”."
+        </p>
+    }
+}

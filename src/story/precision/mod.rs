@@ -174,10 +174,11 @@ pub fn PrecisionWidget() -> impl IntoView {
             </table>
             <p class="explain">
                 "What each fix buys. Exact integer positions alone do not save bf16: the product m·θᵢ is rounded to "
-                "bf16 as well, and around 16,000 its steps are 64 apart, so the fastest plane's angle is off by up "
-                "to 32 radians, five turns. Angles computed in f32 are the real fix: f32 stores every integer up to "
-                "16,777,216, and its 24 bits keep every plane's angle within a few hundredths of a radian at a "
-                "million tokens (the worst are the next-fastest planes; θ₀ = 1 itself is exact). That is what transformers does: inv_freq and the positions in float32 with "
+                "bf16 as well, and around 16,000 its steps are 64 apart, so without scaling (θ₀ = 1) the fastest "
+                "plane's angle near m = 16,000 is off by up to 32 radians, five turns. Angles computed in f32 are the "
+                "real fix: f32 stores every integer up to 16,777,216, and its 24 bits keep the angle of every plane "
+                "turning at most 1 radian per token within about a tenth of a radian at a million tokens (m·θᵢ·2⁻²³ at "
+                "worst; without scaling m·θ₀ = m is exact). That is what transformers does: inv_freq and the positions in float32 with "
                 "autocast disabled, cos and sin built in float32, then cast to the model's dtype, the last row: "
                 "the cast of the values, which lie in [−1, 1], to bf16 adds at most 2⁻⁹ to each, however long "
                 "the context; what that row shows beyond it is f32's angle error, which grows with m. "

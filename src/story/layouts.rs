@@ -7,7 +7,7 @@
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::use_lab;
 use crate::quiz::variants::half_partner;
-use crate::rope::{dot, Layout, VectorName};
+use crate::rope::{dot, Layout, Trend, VectorName};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::{Check, Question};
 use crate::ui::readout::Readout;
@@ -146,7 +146,18 @@ pub fn LayoutsWidget() -> impl IntoView {
                 <Readout testid="layout-permuted-score" label="q, k permuted into the other layout, rotated by its code"
                     value=Signal::derive(move || other_scores.get().map(|s| s.0)) hint="the same score: same function, reordered" />
                 <Readout testid="layout-mismatch-score" label="q, k as they are, rotated by the other layout's code"
-                    value=Signal::derive(move || other_scores.get().map(|s| s.1)) hint="a different, wrong number" />
+                    value=Signal::derive(move || other_scores.get().map(|s| s.1)) hint=move || {
+                        let same = match (score.get(), other_scores.get()) {
+                            (Some(score), Some((_, mismatch))) => Trend::of(score, mismatch) == Trend::Stays,
+                            _ => false,
+                        };
+                        match rotary_dim.get() {
+                            // One rotating plane: both layouts turn dimensions 0 and 1 together.
+                            Some(2) => "the same here: both layouts make dimensions 0 and 1 the only plane that can turn".to_string(),
+                            _ if same => "the same here only by chance of these q and k; in general a different, wrong number".to_string(),
+                            _ => "a different, wrong number".to_string(),
+                        }
+                    } />
             </div>
             <p class="explain">
                 "The mismatch is a real bug: load weights trained with one layout into code written for the other and "

@@ -138,7 +138,7 @@ prop_compose! {
         dim in prop_oneof![Just(2usize), Just(4), 2usize..=512],
         base in log_uniform(0.01, 9.0),
         factor in prop::option::of(log_uniform(0.0, 4.0)),
-        orig in prop_oneof![2u64..=7, 8u64..=200_000],
+        orig in prop_oneof![2u64..=7, 8u64..=200_000, 200_000u64..=10_000_000_000_000],
         target in prop::option::of(2u64..=2_000_000),
         seq in prop::option::of(1u64..=2_000_000),
         low in log_uniform(-1.5, 1.0),
@@ -233,6 +233,12 @@ fn edge_cases_of_issue_45() {
     let q = ask(&state("scaling=yarn&orig=4&factor=8"));
     assert_eq!(q.right, "no");
     assert!(q.why.contains("makes 0.6366 turns"), "{}", q.why);
+
+    // An orig so long that every plane turns more than beta_fast times: transformers' ramp runs
+    // backwards and YaRN divides plane 0 too (128·ln(10¹²/64π)/(2 ln 10⁴) ≈ 155 > 127).
+    let q = ask(&state("dim=128&scaling=yarn&orig=1000000000000&factor=8"));
+    assert_eq!(q.right, "yes", "{}", q.why);
+    assert!(q.why.contains("divides it by 8"), "{}", q.why);
 
     // d = 2: one plane, not "the fastest"; still three choices, and the answer stands.
     let q = ask(&state("dim=2&scaling=linear&factor=2"));

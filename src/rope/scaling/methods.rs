@@ -55,8 +55,8 @@ fn yarn_mscale(scale: f64, mscale: f64) -> f64 {
 /// transformers `_compute_yarn_parameters` (Peng et al. 2023, "YaRN"), with `truncate` = true:
 /// planes that turn more than `beta_fast` times within `orig` keep their frequency, planes that
 /// turn fewer than `beta_slow` times are interpolated by `factor`, a linear ramp in between
-/// (for `beta_fast` > `beta_slow`; otherwise the ramp's edges swap and it runs backwards, as in
-/// transformers, which can interpolate plane 0 too).
+/// (while `low` <= `high`; when they cross, for `beta_fast` < `beta_slow` or an `orig` so long that
+/// `low` passes `dim - 1`, the ramp runs backwards, as in transformers, and can interpolate plane 0).
 pub(super) fn yarn(ctx: &Ctx, s: &ScalingParams) -> Result<(Vec<f64>, f64), RopeError> {
     for (name, value) in [("beta_fast", s.beta_fast), ("beta_slow", s.beta_slow)] {
         if !value.is_finite() || value <= 0.0 {

@@ -41,7 +41,7 @@ pub fn ConfigBox(python: Memo<String>) -> impl IntoView {
     };
     view! {
         <h3>"Paste a config"</h3>
-        <p class="explain">"A whole Hugging Face config.json, or just its rope_scaling (or rope_parameters) block. It is read as transformers reads it; what cannot be used is named below."</p>
+        <p class="explain">"A whole Hugging Face config.json, or just its rope_scaling (or rope_parameters) block (rope_theta there is the base b). It is read as transformers reads it; what cannot be used is named below."</p>
         <textarea class="config-text" rows="6" spellcheck="false" aria-label="model config (config.json or its rope block)"
             placeholder=EXAMPLE
             prop:value=move || config_text.get()
@@ -58,7 +58,7 @@ pub fn ConfigBox(python: Memo<String>) -> impl IntoView {
             }).collect_view()}
         </ul>
         <h3>"The same in Python"</h3>
-        <p class="explain">"The settings in effect as a transformers rope_parameters dict, and the lines that compute the same inverse frequencies: run them and compare with inv-freq here."</p>
+        <p class="explain">"The settings in effect as a transformers rope_parameters dict, and the lines that compute the same θᵢ (transformers calls the list inv_freq, since θᵢ = 1/b^(2i/d)): run them and compare with the page's inv-freq list."</p>
         <pre class="python" data-testid="python-export" tabindex="0" aria-label="Python code for these settings">{move || python.get()}</pre>
     }
 }

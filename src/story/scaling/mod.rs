@@ -207,11 +207,11 @@ pub fn ScalingWidget() -> impl IntoView {
             n(target as f64),
             if ratio > 1.0 + 1e-12 {
                 format!(
-                    "{}× that, so the slowest planes of YaRN and Llama 3.1 turn that much further than in training",
+                    "{}× that: a divided plane that never completed a turn in training turns that much further than it did there",
                     n((ratio * 100.0).round() / 100.0)
                 )
             } else {
-                "within it, so the slowest planes of YaRN and Llama 3.1 stay within what training showed".to_string()
+                "within it: a divided plane stays within what training showed".to_string()
             }
         )
     };
@@ -241,8 +241,9 @@ pub fn ScalingWidget() -> impl IntoView {
             <p class="method-note">{move || method_note(method.get())}</p>
             {move || preset.get().and_then(rotates).map(|note| view! { <p class="method-note" data-testid="preset-rotates">{note}</p> })}
             <p class="explain">
-                "Each field is named as configs name it, and shows only where the method reads it. partial_rotary_factor, "
-                "read by every method, is the fraction of each head's dimensions that rotate; the rest carry no position."
+                "Each field is named as configs name it, and shows only where method A or B reads it. partial_rotary_factor, "
+                "read by every method, is the fraction of each head's dimensions that rotate (the rest carry no position); "
+                "p-RoPE reads it as the fraction of planes it keeps."
             </p>
 
             <div class="scaling-fields">
@@ -333,14 +334,17 @@ pub fn ScalingWidget() -> impl IntoView {
                 <summary>"What the curves show"</summary>
                 <p class="explain">
                     "PI divides every θᵢ, so its curve is the original one shifted right by the factor: neighbours look alike, "
-                    "short-range detail blurs. NTK, YaRN and Llama 3.1 barely change the fast planes (YaRN and Llama 3.1 keep "
-                    "them exactly; NTK keeps only plane 0 exactly and multiplies plane i's θᵢ by factor^(−2i/(d−2))) and change "
-                    "mostly the slow ones, so their curves stay near the original at short distances and part from it further on. "
-                    "YaRN and Llama 3.1 divide their slowest planes by the whole factor: such a plane reaches at position p the "
-                    "angle it reached at p/factor. "
+                    "short-range detail blurs. NTK, YaRN and Llama 3.1 barely change the fast planes and change mostly the slow "
+                    "ones, so their curves stay near the original at short distances and part from it further on. Llama 3.1 "
+                    "keeps exactly every plane that turns more than high_freq_factor times within orig, and YaRN, with values "
+                    "as configs set them, every plane that turns more than beta_fast times; NTK keeps only plane 0 exactly and "
+                    "multiplies plane i's θᵢ by factor^(−2i/(d−2)), d counting the rotating dimensions. "
+                    "A plane that YaRN or Llama 3.1 divides by the whole factor reaches at position p the angle it reached at "
+                    "p/factor. "
                     {reach_text}
-                    "NTK's larger base divides only the slowest plane by the whole factor, so the planes between still turn "
-                    "further than in training (the overshoot readouts above say how far)."
+                    "NTK's larger base divides only the slowest plane by the whole factor: the planes between are divided by "
+                    "less, and those that never completed a turn in training can turn past it (the overshoot readouts above "
+                    "say how far)."
                 </p>
             </details>
             <div class="control-pair">

@@ -73,13 +73,13 @@ fn bands(s: &Settings, planes: &[PlaneStretch], worst: Option<(f64, usize)>) -> 
     ));
     out.push(match worst {
         Some((worst, count)) if count > 0 => format!(
-            "So within the target {count} {} that never completed a turn in training {} up to {}× as far as in training \
+            "Within the target {count} {} that never completed a turn in training {} up to {}× as far as in training \
              (the readout “beyond the angles seen in training” below): interpolation alone does not cover it.",
             if count == 1 { "plane" } else { "planes" },
             if count == 1 { "turns" } else { "turn" },
             n((worst * 100.0).round() / 100.0),
         ),
-        Some(_) => "So within the target no plane turns past the angles it reached in training.".to_string(),
+        Some(_) => "Within the target no plane turns past the angles it reached in training.".to_string(),
         None => String::new(),
     });
     out
@@ -130,10 +130,10 @@ pub fn Walkthrough(planes: Memo<Option<Vec<PlaneStretch>>>, overshoot: Signal<Op
         </div>
         <p class="explain">
             "Llama 3.1 itself goes from 8,192 to 131,072 tokens, 16 × orig with factor 8, so its divided planes turn twice "
-            "as far as in training. Its 128K rests on more than the factor: long-context continued pre-training, raising "
-            "the training context from 8K to 128K in stages (six, over about 800B tokens, for the 405B model; Llama 3 "
-            "paper, §3.4.2). The controls and the chart below show every plane; the other methods, a second method to "
-            "compare, and your own config follow under “In detail”."
+            "as far as in training. Its 128K rests on more than the factor: the last stage of its pre-training was on long "
+            "text, raising the training context from 8K to 128K in steps (six, over about 800B tokens, for the 405B model; "
+            "Llama 3 paper, §3.4.2). The menus and fields below change every setting, the other methods too; the rest "
+            "follows under “In detail”."
         </p>
     }
 }

@@ -29,6 +29,7 @@ pub fn Controls() -> impl IntoView {
     let orig = lab.select(|s| s.orig);
     let r = lab.select(|s| s.r);
     let seed = lab.select(|s| s.seed);
+    let rotary_dim = lab.select_derived(|d| d.frequencies.rotary_dim);
     let turning = lab.select_derived(|d| d.frequencies.inv_freq.iter().filter(|f| **f != 0.0).count());
     // One slider range for m and n, so they stay comparable.
     let position_max = lab.select(|s| {
@@ -50,8 +51,12 @@ pub fn Controls() -> impl IntoView {
                         value=Signal::derive(move || fmt_plain(base.get())) />
                 </div>
                 // The panel comes before every chapter: say what b does and where it is explained.
-                <span class="control-note">"sets how fast the planes turn, θᵢ = b^(−2i/d); transformers' config calls it "
-                    <code>"rope_theta"</code>". "<a href="#frequencies">"How the base sets the frequencies"</a></span>
+                <span class="control-note">{move || match rotary_dim.get() {
+                        // Partial rotary: transformers computes inv_freq over the r rotating dimensions.
+                        Some(r) if r < dim.get() => format!("sets how fast the planes turn, θᵢ = b^(−2i/r) over the r = {r} dimensions that rotate; "),
+                        _ => "sets how fast the planes turn, θᵢ = b^(−2i/d); ".to_string(),
+                    }}"transformers' config calls it "<code>"rope_theta"</code>". "
+                    <a href="#frequencies">"How the base sets the frequencies"</a></span>
             </div>
 
             <div class="control">

@@ -235,7 +235,10 @@ test('a part that cannot be fetched says so, and arrives when tried again', asyn
 test('every widget of the page embeds alone under its id', async ({ page }) => {
   await open(page);
   const ids = await page.locator('.widgets > [data-widget]').evaluateAll((els) => els.map((e) => e.dataset.widget));
-  expect(ids).toEqual(expect.arrayContaining(['clocks', 'frequencies', 'decay', 'heatmap', 'scores']));
+  expect(ids).toEqual(expect.arrayContaining(['clocks', 'frequencies', 'decay', 'heatmap']));
+  // The scores fold into the chapters on the full page (issue 45) and embed alone all the same.
+  expect(ids).not.toContain('scores');
+  ids.push('scores');
   for (const id of ids) {
     await page.goto(`/?embed=${id}&dim=16`);
     const widget = page.locator(`[data-widget="${id}"]`);

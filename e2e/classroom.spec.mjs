@@ -155,12 +155,12 @@ test('keyboard only: Tab reaches every control, each with a visible focus ring',
 test('the embed dialog: its code, pasted into a page, shows the same widget in the same state', async ({ page }) => {
   await open(page, '/?m=40&n=10&dim=16&base=500000');
   const score = await value(page, 'score');
-  const scores = page.locator('[data-widget="scores"]');
-  await scores.getByRole('button', { name: /^Embed/ }).click();
+  const clocks = page.locator('[data-widget="clocks"]');
+  await clocks.getByRole('button', { name: /^Embed/ }).click();
   const dialog = page.getByRole('dialog', { name: /Embed/ });
   await expect(dialog).toBeVisible();
   const snippet = await dialog.getByTestId('embed-snippet').inputValue();
-  expect(snippet).toContain('embed=scores');
+  expect(snippet).toContain('embed=clocks');
   expect(snippet).toContain('m=40');
   // The live preview shows the widget alone.
   const preview = dialog.frameLocator('iframe.embed-preview');

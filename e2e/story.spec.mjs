@@ -10,7 +10,7 @@ mkdirSync(screenshots, { recursive: true });
 
 // The reading order: the rotation lab's numbers and the two layouts come before the complex view
 // and the frequencies, which use them (issue 38: nothing used before it is explained).
-const CHAPTERS = ['order', 'counting', 'pe-rotation', 'add-or-rotate', 'heatmap', 'clocks', 'scores', 'layouts', 'complex', 'frequencies', 'decay', 'scaling', 'rope2d', 'precision'];
+const CHAPTERS = ['order', 'counting', 'pe-rotation', 'add-or-rotate', 'heatmap', 'clocks', 'layouts', 'complex', 'frequencies', 'decay', 'scaling', 'rope2d', 'precision'];
 const chapter = (page, id) => page.locator(`[data-widget="${id}"]`);
 /** PE(p) of "Attention Is All You Need": sin and cos of p·base^(−2i/d). */
 const pe = (p, dim, base = 10000) =>

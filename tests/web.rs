@@ -234,10 +234,10 @@ async fn the_decay_chart_draws_its_frame_and_its_curve() {
 /// readable value (a `data-testid`): what `embed=<id>` relies on.
 #[wasm_bindgen_test]
 async fn every_registered_widget_mounts_alone_under_its_id() {
-    use rope_lab::story::WIDGETS;
-    let ids: Vec<&str> = WIDGETS.iter().map(|w| w.id).collect();
+    use rope_lab::story::{EMBED_ONLY, WIDGETS};
+    let ids: Vec<&str> = WIDGETS.iter().chain(&EMBED_ONLY).map(|w| w.id).collect();
     assert_eq!(ids.len(), ids.iter().collect::<std::collections::HashSet<_>>().len(), "ids repeat: {ids:?}");
-    for widget in &WIDGETS {
+    for widget in WIDGETS.iter().chain(&EMBED_ONLY) {
         let root = container();
         let handle = leptos::mount::mount_to(root.clone(), move || widget.view());
         settle().await;

@@ -232,7 +232,7 @@ pub fn shift_both(v: &Vectors, m: i64, n: i64, shift: i64) -> Question {
     )
 }
 
-/// `turn-length`: does multiplying q's pair by e^(𝑖mθᵢ) change its length? Never: |e^(𝑖φ)| = 1.
+/// `turn-length`: does multiplying q's pair by e^(jmθᵢ) change its length? Never: |e^(jφ)| = 1.
 /// The right answer is "not at all" in every state; the why shows both lengths, which agree to
 /// rounding (a difference beyond rounding would be a fault of the page, not another answer).
 pub fn turn_length(pair: (f64, f64), m: i64, theta: f64) -> Question {
@@ -240,11 +240,11 @@ pub fn turn_length(pair: (f64, f64), m: i64, theta: f64) -> Question {
     let turned = (pair.0 * cos - pair.1 * sin, pair.0 * sin + pair.1 * cos);
     let (before, after) = (pair.0.hypot(pair.1), turned.0.hypot(turned.1));
     Question::labelled(
-        "Multiplying q's pair by e^(𝑖mθᵢ) changes its length |q̃ᵢ| how?".to_string(),
+        "Multiplying q's pair by e^(jmθᵢ) changes its length |q̃ᵢ| how?".to_string(),
         &[("none", "not at all"), ("grows", "it grows with m"), ("shrinks", "it shrinks by a factor cos mθᵢ")],
         "none",
         format!(
-            "|e^(𝑖φ)| = √(cos²φ + sin²φ) = 1 for every angle φ, so |q̃ᵢ·e^(𝑖mθᵢ)| = |q̃ᵢ|: here {} before and {} after. \
+            "|e^(jφ)| = √(cos²φ + sin²φ) = 1 for every angle φ, so |q̃ᵢ·e^(jmθᵢ)| = |q̃ᵢ|: here {} before and {} after. \
              A rotation moves only the angle.",
             short_number(before),
             short_number(after)

@@ -1,15 +1,17 @@
 //! The complex view as a stepper (`data-widget="complex"`), after the rotation lab: one plane's
-//! pairs as complex numbers, turned by e^{imθ} and e^{inθ}, multiplied with the conjugate, and
+//! pairs as complex numbers, turned by e^{jmθ} and e^{jnθ}, multiplied with the conjugate, and
 //! the real part that is the plane's share of the score (RoFormer section 3.2), each step with
-//! the live numbers of the selected plane.
+//! the live numbers of the selected plane; then the whole share in one line (it was the rotation
+//! lab's plane detail). The imaginary unit is written j (as Python's 1j), so that i is always the
+//! plane index.
 
 use crate::charts::format::whole_number;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::use_lab;
-use crate::rope::Trend;
+use crate::quiz;
 use crate::ui::card::WidgetCard;
-use crate::ui::check::{Check, Question};
-use crate::ui::math::{block, complex, exp, mn, sub};
+use crate::ui::check::Check;
+use crate::ui::math::{block, exp, mn, sub};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -17,6 +19,25 @@ use std::sync::Arc;
 pub const ID: &str = "complex";
 /// Its title, the heading of its card and its line in the table of contents.
 pub const TITLE: &str = "The same in complex numbers, step by step";
+
+/// a + bj as MathML (j the imaginary unit).
+fn complex(re: f64, im: f64) -> String {
+    let sign = if im < 0.0 { "−" } else { "+" };
+    format!("<mrow>{}<mo>{sign}</mo>{}<mi>j</mi></mrow>", mn(re), mn(im.abs()))
+}
+
+/// The plane's share of the score in one line, as MathML: static, so it is laid out once.
+const SHARE: &str = "<math display=\"block\"><mrow>\
+<mi>Re</mi><mo>[</mo>\
+<msub><mover accent=\"true\"><mi>q</mi><mo>~</mo></mover><mi>i</mi></msub>\
+<msup><mi>e</mi><mrow><mi>j</mi><mi>m</mi><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup>\
+<mo>·</mo><msup><mrow><mo>(</mo><msub><mover accent=\"true\"><mi>k</mi><mo>~</mo></mover><mi>i</mi></msub>\
+<msup><mi>e</mi><mrow><mi>j</mi><mi>n</mi><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup><mo>)</mo></mrow><mo>*</mo></msup>\
+<mo>]</mo><mo>=</mo><mi>Re</mi><mo>[</mo>\
+<msub><mover accent=\"true\"><mi>q</mi><mo>~</mo></mover><mi>i</mi></msub>\
+<msubsup><mover accent=\"true\"><mi>k</mi><mo>~</mo></mover><mi>i</mi><mo>*</mo></msubsup>\
+<msup><mi>e</mi><mrow><mo>−</mo><mi>j</mi><mo>(</mo><mi>n</mi><mo>−</mo><mi>m</mi><mo>)</mo><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup>\
+<mo>]</mo></mrow></math>";
 
 /// (re, im) products.
 fn times((a, b): (f64, f64), (c, d): (f64, f64)) -> (f64, f64) {
@@ -45,8 +66,8 @@ struct Steps {
 
 const TITLES: [&str; 5] = [
     "Read each pair as a complex number",
-    "Rotate q: multiply by e^(imθ)",
-    "Rotate k: multiply by e^(inθ)",
+    "Rotate q: multiply by e^(jmθᵢ)",
+    "Rotate k: multiply by e^(jnθᵢ)",
     "Multiply q's by the conjugate of k's",
     "The real part is the plane's share of the score",
 ];
@@ -84,24 +105,24 @@ pub fn ComplexWidget() -> impl IntoView {
             let theta = sub("θ", "i");
             let body = match index {
                 0 => format!(
-                    "{q}<mo>=</mo><msub><mi>q</mi><mn>{a}</mn></msub><mo>+</mo><mi>i</mi><msub><mi>q</mi><mn>{b}</mn></msub><mo>=</mo>{}\
+                    "{q}<mo>=</mo><msub><mi>q</mi><mn>{a}</mn></msub><mo>+</mo><mi>j</mi><msub><mi>q</mi><mn>{b}</mn></msub><mo>=</mo>{}\
                      <mspace width=\"1em\"/>{k}<mo>=</mo>{}",
                     complex(s.zq.0, s.zq.1), complex(s.zk.0, s.zk.1), a = s.dims.0, b = s.dims.1
                 ),
                 1 => format!(
                     "{q}{}<mo>=</mo>{}<mo>·</mo>{}<mo>=</mo>{}",
-                    exp(&format!("<mi>i</mi><mi>m</mi>{theta}")), complex(s.zq.0, s.zq.1),
-                    exp(&format!("<mi>i</mi><mo>·</mo>{}", mn(s.m as f64 * s.theta))), complex(s.zq_m.0, s.zq_m.1)
+                    exp(&format!("<mi>j</mi><mi>m</mi>{theta}")), complex(s.zq.0, s.zq.1),
+                    exp(&format!("<mi>j</mi><mo>·</mo>{}", mn(s.m as f64 * s.theta))), complex(s.zq_m.0, s.zq_m.1)
                 ),
                 2 => format!(
                     "{k}{}<mo>=</mo>{}<mo>·</mo>{}<mo>=</mo>{}",
-                    exp(&format!("<mi>i</mi><mi>n</mi>{theta}")), complex(s.zk.0, s.zk.1),
-                    exp(&format!("<mi>i</mi><mo>·</mo>{}", mn(s.n as f64 * s.theta))), complex(s.zk_n.0, s.zk_n.1)
+                    exp(&format!("<mi>j</mi><mi>n</mi>{theta}")), complex(s.zk.0, s.zk.1),
+                    exp(&format!("<mi>j</mi><mo>·</mo>{}", mn(s.n as f64 * s.theta))), complex(s.zk_n.0, s.zk_n.1)
                 ),
                 3 => format!(
                     "{q}{}<mo>·</mo><msup><mrow><mo>(</mo>{k}{}<mo>)</mo></mrow><mo>*</mo></msup><mo>=</mo>{q}<msubsup><mi>k̃</mi><mi>i</mi><mo>*</mo></msubsup>{}<mo>=</mo>{}",
-                    exp(&format!("<mi>i</mi><mi>m</mi>{theta}")), exp(&format!("<mi>i</mi><mi>n</mi>{theta}")),
-                    exp(&format!("<mi>i</mi><mo>(</mo><mi>m</mi><mo>−</mo><mi>n</mi><mo>)</mo>{theta}")), complex(s.product.0, s.product.1)
+                    exp(&format!("<mi>j</mi><mi>m</mi>{theta}")), exp(&format!("<mi>j</mi><mi>n</mi>{theta}")),
+                    exp(&format!("<mi>j</mi><mo>(</mo><mi>m</mi><mo>−</mo><mi>n</mi><mo>)</mo>{theta}")), complex(s.product.0, s.product.1)
                 ),
                 _ => format!(
                     "<mi>Re</mi><mo>[</mo>{}<mo>]</mo><mo>=</mo>{}",
@@ -125,7 +146,7 @@ pub fn ComplexWidget() -> impl IntoView {
                 1 => format!("m = {}: q's pair turns by m·θᵢ; its length does not change.", whole_number(s.m)),
                 2 => format!("n = {}: k's pair turns by n·θᵢ.", whole_number(s.n)),
                 3 => format!(
-                    "The turns meet as e^(i(m−n)θᵢ): the absolute positions cancel, only n − m = {} is left.",
+                    "The turns meet as e^(j(m−n)θᵢ): the absolute positions cancel, only n − m = {} is left.",
                     whole_number(s.n - s.m)
                 ),
                 _ => {
@@ -136,8 +157,11 @@ pub fn ComplexWidget() -> impl IntoView {
     };
 
     view! {
-        <WidgetCard id=ID title=TITLE explain="The same computation in complex numbers, as RoFormer derives it: a rotation \
-            of a 2D pair is a multiplication by e^(iφ). Step through the selected plane (pick another on the clocks).">
+        <WidgetCard id=ID title=TITLE explain="The same computation in complex numbers, as RoFormer derives it (section 3.2): \
+            read plane i's two numbers (a, b) as one complex number a + jb; then turning it by an angle φ is \
+            multiplying it by e^(jφ) = cos φ + j sin φ. This page writes the imaginary unit j (j² = −1, as Python's \
+            1j) so that i stays the plane index; RoFormer writes i for both. Step through the selected plane \
+            (pick another on the clocks).">
             <div class="stepper-controls">
                 <button type="button" on:click=move |_| step.update(|s| *s = s.saturating_sub(1)) disabled=move || step.get() == 0>"◀ Back"</button>
                 <span class="stepper-position" aria-live="polite">{move || format!("Step {} of 5", step.get() + 1)}
@@ -157,23 +181,15 @@ pub fn ComplexWidget() -> impl IntoView {
             </ol>
             <output class="visually-hidden" data-testid="complex-share"
                 data-value=move || steps.with(|s| s.map(|s| crate::state::fmt_f64(s.score)))></output>
+            <h3>"The whole share in one line"</h3>
+            <div class="math" inner_html=SHARE></div>
+            <p class="explain">
+                "Rotating by mθᵢ multiplies q̃ᵢ by e^(jmθᵢ); the product with the conjugate of k̃ᵢ·e^(jnθᵢ) keeps only "
+                "e^(−j(n−m)θᵢ): the plane's share depends on n − m alone. The rotation lab draws this share for the "
+                "selected plane as an angle between two hands; the shares of all planes add up to the score."
+            </p>
             <Check name="turn-length" look="step 2: q's pair before and after the turn" ask=Arc::new(move || {
-                let (before, after) = steps.with(|s| s.map_or((0.0, 0.0), |s| (s.zq.0.hypot(s.zq.1), s.zq_m.0.hypot(s.zq_m.1))));
-                let answer = match Trend::of(before, after) {
-                    Trend::Stays => "none",
-                    Trend::Rises => "grows",
-                    Trend::Falls => "shrinks",
-                };
-                Question::labelled(
-                    "Multiplying q's pair by e^(imθᵢ) changes its length |q̃ᵢ| how?".to_string(),
-                    &[("none", "not at all"), ("grows", "by a factor m"), ("shrinks", "by a factor cos mθᵢ")],
-                    answer,
-                    format!(
-                        "|e^(iφ)| = 1 for every angle φ, so |q̃ᵢ·e^(imθᵢ)| = |q̃ᵢ|: here {} before and {} after. A rotation moves only the angle.",
-                        crate::charts::format::short_number(before),
-                        crate::charts::format::short_number(after)
-                    ),
-                )
+                steps.with(|s| s.map(|s| quiz::early::turn_length(s.zq, s.m, s.theta))).unwrap_or_default()
             }) />
         </WidgetCard>
     }

@@ -29,17 +29,16 @@ use leptos::prelude::*;
 use parts::{part_view, Part, EMBED_DIALOG_SLOT, REFERENCES_SLOT, SHORTCUTS_DIALOG_SLOT};
 
 /// The chapters in reading order, as the full page shows them: from why attention needs
-/// positions to the rotation lab and its numbers, the two layouts, frequencies, decay, context
+/// positions to the rotation lab, the two layouts, frequencies, decay, context
 /// extension and its variants, images, and precision at long positions. A control or term is
 /// used only after the chapter that explains it, or says where it is explained. Each names the part of the split build that holds it.
-pub static WIDGETS: [Widget; 15] = [
+pub static WIDGETS: [Widget; 14] = [
     Widget { id: order::ID, title: order::TITLE, part: Part::Frame, slot: 0 },
     Widget { id: counting::ID, title: counting::TITLE, part: Part::Opening, slot: 0 },
     Widget { id: pe_rotation::ID, title: pe_rotation::TITLE, part: Part::Opening, slot: 1 },
     Widget { id: add_or_rotate::ID, title: add_or_rotate::TITLE, part: Part::Opening, slot: 2 },
     Widget { id: heatmap::ID, title: heatmap::TITLE, part: Part::Rotation, slot: 0 },
     Widget { id: clocks::ID, title: clocks::TITLE, part: Part::Rotation, slot: 1 },
-    Widget { id: scores::ID, title: scores::TITLE, part: Part::Rotation, slot: 2 },
     Widget { id: layouts::ID, title: layouts::TITLE, part: Part::Rotation, slot: 3 },
     Widget { id: complex::ID, title: complex::TITLE, part: Part::Rotation, slot: 4 },
     Widget { id: frequencies::ID, title: frequencies::TITLE, part: Part::Rotation, slot: 5 },
@@ -49,6 +48,12 @@ pub static WIDGETS: [Widget; 15] = [
     Widget { id: rope2d::ID, title: rope2d::TITLE, part: Part::Beyond, slot: 1 },
     Widget { id: precision::ID, title: precision::TITLE, part: Part::Beyond, slot: 2 },
 ];
+
+/// Views that embed alone (`embed=<id>`) but are not chapters of the full page nor lines of its
+/// contents: the scores, whose parts the full page shows where each is explained (q and k
+/// rotated and the shift-both question in the rotation lab, θᵢ in frequencies, the attention
+/// factor in context extension; issue 45). Its id stays published, showing what it showed.
+pub static EMBED_ONLY: [Widget; 1] = [Widget { id: scores::ID, title: scores::TITLE, part: Part::Rotation, slot: 2 }];
 
 /// In the split build, every part: the browser's search of the page (Ctrl+F, ⌘F; the page's
 /// shortcuts call this) should find the chapters a reader has not scrolled to yet. Elsewhere,
@@ -173,23 +178,19 @@ impl Widget {
         chapter(self)
     }
 
-    /// Its heading on the full page, where the scores chapter shows only the numbers (the
-    /// rotation lab shows the scores there): the table of contents names it so.
+    /// Its heading on the full page and its line in the table of contents.
     pub fn page_title(&self) -> &'static str {
-        if self.id == scores::ID {
-            scores::PAGE_TITLE
-        } else {
-            self.title
-        }
+        self.title
     }
 }
 
-/// The widget with id `id`.
+/// The widget with id `id`: a chapter or a view that only embeds.
 pub fn find(id: &str) -> Option<&'static Widget> {
-    WIDGETS.iter().find(|w| w.id == id)
+    WIDGETS.iter().chain(&EMBED_ONLY).find(|w| w.id == id)
 }
 
-/// Every id, in order (for `embed=` validation and its notice).
+/// Every id that embeds, the chapters in order, then the views that only embed (for `embed=`
+/// validation and its notice).
 pub fn ids() -> Vec<&'static str> {
-    WIDGETS.iter().map(|w| w.id).collect()
+    WIDGETS.iter().chain(&EMBED_ONLY).map(|w| w.id).collect()
 }

@@ -37,7 +37,8 @@ pub enum Part {
     Frame,
     /// Counting, sinusoids as rotations, add or rotate.
     Opening,
-    /// The heatmap, the rotation lab, its numbers, the two layouts, the complex view, frequencies.
+    /// The heatmap, the rotation lab, the two layouts, the complex view, frequencies; and the
+    /// scores, which only embed (`embed=scores`).
     Rotation,
     /// Decay.
     Analysis,

@@ -88,7 +88,7 @@ pub fn VectorEditor() -> impl IntoView {
                     };
                     format!("{how}. Plane {} is dimensions {a} and {b} of q and of k.", selected.get())
                 }}
-                " Why two layouts: " <a href="#layouts">"Two pairings, one idea"</a>", two chapters on."
+                " Why two layouts: " <a href="#layouts">"Two pairings, one idea"</a>", the next chapter."
             </p>
             <div class="dim-strip" node_ref=strip role="img"
                 aria-label=move || {

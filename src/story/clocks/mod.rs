@@ -1,7 +1,8 @@
 //! The rotation lab (`data-widget="clocks"`): every 2D plane of q and k as a clock face whose
 //! hands turn by m·θ_i and n·θ_i, the scores, each plane's share of the score, the token
-//! strip, shifting and playing positions, the selected plane in the complex plane, and the
-//! vectors themselves.
+//! strip, shifting and playing positions, the selected plane's two hands, the vectors themselves
+//! and, folded, q and k rotated (on the full page the lab holds what the scores chapter shows
+//! when embedded, and its question).
 
 mod faces;
 mod gif;
@@ -13,13 +14,16 @@ use crate::dom::animation::{prefers_reduced_motion, use_animation_frames};
 use crate::dom::canvas::use_canvas_chart;
 use crate::dom::size::use_element_size;
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{first_to_turn, wavelength};
+use crate::quiz;
+use crate::rope::wavelength;
 use crate::state::param;
+use crate::state::Derived;
 use crate::ui::card::WidgetCard;
-use crate::ui::check::{Check, Question};
+use crate::ui::check::Check;
 use crate::ui::controls::NumberField;
 use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::gif_button::GifButton;
+use crate::ui::readout::ListReadout;
 use crate::ui::score_readouts::ScoreReadouts;
 use crate::ui::slider::Slider;
 use crate::ui::tokens::TokenStrip;
@@ -35,6 +39,14 @@ use std::time::Duration;
 pub const ID: &str = "clocks";
 /// Its title, the heading of its card and its line in the table of contents.
 pub const TITLE: &str = "The rotation lab: every plane of q and k is a clock";
+
+/// How far the question shifts both positions.
+const SHIFT: i64 = 100;
+
+/// A plane index as subscript digits.
+fn subscript(i: usize) -> String {
+    i.to_string().chars().map(|c| c.to_digit(10).and_then(|d| char::from_u32(0x2080 + d)).unwrap_or(c)).collect()
+}
 
 /// What the play button animates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,17 +152,70 @@ pub fn ClocksWidget() -> impl IntoView {
     });
 
     let at_start = move || positions.with(|(m, n)| *m == 0 || *n == 0);
+    let list = move |f: fn(&Derived) -> Vec<f64>| {
+        let values = lab.select_derived(f);
+        Signal::derive(move || values.get().unwrap_or_default())
+    };
+    // Step 1 of "try this": the score follows n − m only through planes that turn and hold both
+    // a non-zero part of q and of k (typed or one-hot vectors can have none).
+    let first_step = Memo::new(move |_| {
+        let moves = vectors.with(|v| {
+            v.as_ref().is_some_and(|v| {
+                (0..v.rotary.planes()).any(|plane| {
+                    let (a, b) = v.rotary.plane_dims(plane);
+                    let held = |x: &[f64]| x[a] != 0.0 || x[b] != 0.0;
+                    v.rotary.inv_freq()[plane] != 0.0 && held(&v.q) && held(&v.k)
+                })
+            })
+        });
+        if moves {
+            "Move m (the panel's m slider, or ▶ Play with “m only”): q's hands turn, n − m changes, and the score changes with it."
+        } else {
+            "Move m (the panel's m slider, or ▶ Play with “m only”): q's hands turn and n − m changes, but here the score cannot \
+             change: no plane that turns holds both a non-zero part of q and of k (see the vectors below)."
+        }
+    });
+    // Step 3 of "try this", from the frequencies in effect.
+    let tour = Memo::new(move |_| {
+        inv_freq.with(|f| match f.as_slice() {
+            [] => String::new(),
+            [only] => format!(
+                "At d = 2 plane 0 is the only plane: it turns θ₀ = {} rad per token. Raise d in the panel to compare planes.",
+                short_number(*only)
+            ),
+            [first, .., last] => format!(
+                "Compare plane 0 with the last plane, plane {}: select each (the field “selected plane i” below, or a click \
+                 on its face) and watch how far each turns per token: θ₀ = {} and θ{} = {} rad.",
+                f.len() - 1,
+                short_number(*first),
+                subscript(f.len() - 1),
+                short_number(*last)
+            ),
+        })
+    });
     let faces_box = NodeRef::<Div>::new();
     let faces_size = use_element_size(faces_box);
 
     view! {
         <WidgetCard id=ID title=TITLE class="clocks-widget">
             <p class="explain">
-                "RoPE splits q and k into d/2 pairs. Each pair is a hand on a clock: "
+                "RoPE splits q and k into d/2 planes. Each plane is a clock with two hands: "
                 <span class="q-text">"q's hand"</span>" turns by m·θᵢ, "
-                <span class="k-text">"k's hand"</span>" by n·θᵢ. Fast planes (small i) spin; slow planes barely move. "
-                "The score adds up, plane by plane, the two hands' lengths times the cosine of the angle between them."
+                <span class="k-text">"k's hand"</span>" by n·θᵢ. Planes with a large θᵢ spin; those with a small θᵢ "
+                "barely move (without a context extension θᵢ = b^(−2i/d) shrinks as i grows). Each face is labelled "
+                "with its λ, the plane's wavelength: the tokens per full turn, 2π/θᵢ (the chapter on frequencies "
+                "takes it further). The score adds up, plane by plane, the two hands' lengths times the cosine of the "
+                "angle between them."
             </p>
+            <div class="try-this">
+                <h3>"Try this"</h3>
+                <ol class="explain-list">
+                    <li>{move || first_step.get()}</li>
+                    <li>"Press ] (or “shift both ▶”): m and n both move one token later; both hands of every "
+                        "turning plane turn by the same angle, n − m stays, and so does the score."</li>
+                    <li>{move || tour.get()}</li>
+                </ol>
+            </div>
             <TokenStrip />
 
             <div class="clock-toolbar" role="group" aria-label="positions">
@@ -193,7 +258,7 @@ pub fn ClocksWidget() -> impl IntoView {
                 <span class="legend-q">"● q's hand"</span>
                 <span class="legend-k">"○ k's hand"</span>
                 <span class="legend-arc">"◠ angle between"</span>
-                <span>"λ: tokens per full turn"</span>
+                <span>"λ: tokens per full turn, 2π/θᵢ"</span>
             </p>
             <div class="exports">
                 <ExportButtons name="clocks" figure=".clock-layers, .clocks-widget > .legend"
@@ -226,25 +291,20 @@ pub fn ClocksWidget() -> impl IntoView {
             </div>
             <PlaneDetail faces longest positions=drawn inv_freq selected />
             <VectorEditor />
+            // Folded by default: walls of numbers are detail, and a closed list costs the browser no
+            // layout or paint while a slider moves (its data-value stays current). Its id is where
+            // "Open in RoPE Lab" of an embedded scores chapter lands on the full page.
+            <details class="lists" id="scores">
+                <summary>"The vectors: q rotated to m and k rotated to n"</summary>
+                <ListReadout testid="q-rot" label="q rotated to m" values=list(|d| d.scores.q_rot.clone()) />
+                <ListReadout testid="k-rot" label="k rotated to n" values=list(|d| d.scores.k_rot.clone()) />
+            </details>
+            <Check name="shift-both" look="the lists of q and k rotated, and the score" ask=Arc::new(move || {
+                let (m, n) = positions.get();
+                vectors.with(|v| v.as_ref().map(|v| quiz::early::shift_both(v, m, n, SHIFT))).unwrap_or_default()
+            }) />
             <Check name="first-turn" look="the clock faces: each face's λ is its tokens per full turn" ask=Arc::new(move || {
-                inv_freq.with(|f| {
-                    let planes = f.len();
-                    let first = first_to_turn(f).unwrap_or(0);
-                    let mut options = vec![0, planes / 2, planes.saturating_sub(1), first];
-                    options.sort_unstable();
-                    options.dedup();
-                    let wavelength = f.get(first).copied().and_then(wavelength).map_or_else(|| "—".to_string(), short_number);
-                    Question {
-                        ask: "As m grows, which plane's hand completes a full turn first?".to_string(),
-                        choices: options.into_iter().map(|i| (i.to_string(), format!("plane {i}"))).collect(),
-                        right: first.to_string(),
-                        why: format!(
-                            "Plane i turns by θᵢ per token and θᵢ = b^(−2i/d) shrinks as i grows, so plane {first}, with the largest θᵢ \
-                             ({} rad per token), turns first: once every {wavelength} tokens.",
-                            f.get(first).map_or_else(|| "—".to_string(), |t| short_number(*t))
-                        ),
-                    }
-                })
+                inv_freq.with(|f| quiz::early::first_turn(f))
             }) />
         </WidgetCard>
     }

@@ -1,6 +1,6 @@
-//! The selected plane in the complex plane, with its formula as MathML (no CDN, no script):
-//! the plane's share of the score is Re[q̃ k̃* e^{−i(n−m)θ}] (RoFormer section 3.2): like every
-//! other place on the page, it speaks of the distance n − m from the query to the key.
+//! The selected plane: its two hands and the angle between them, with its numbers in plain real
+//! terms. The same share as a complex product (RoFormer section 3.2) is the complex chapter's,
+//! which comes after the lab: the lab only points there.
 
 use crate::charts::format::{fixed, short_number, whole_number};
 use crate::charts::{draw_plane_view, ClockFace, PlaneView};
@@ -11,23 +11,9 @@ use crate::state::fmt_f64;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-/// The plane's share of the score as MathML: static, so it is laid out once, not per step.
-const FORMULA: &str = "<math display=\"block\"><mrow>\
-<mi>Re</mi><mo>[</mo>\
-<msub><mover accent=\"true\"><mi>q</mi><mo>~</mo></mover><mi>i</mi></msub>\
-<msup><mi>e</mi><mrow><mi>i</mi><mi>m</mi><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup>\
-<mo>·</mo><msup><mrow><mo>(</mo><msub><mover accent=\"true\"><mi>k</mi><mo>~</mo></mover><mi>i</mi></msub>\
-<msup><mi>e</mi><mrow><mi>i</mi><mi>n</mi><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup><mo>)</mo></mrow><mo>*</mo></msup>\
-<mo>]</mo><mo>=</mo><mi>Re</mi><mo>[</mo>\
-<msub><mover accent=\"true\"><mi>q</mi><mo>~</mo></mover><mi>i</mi></msub>\
-<msubsup><mover accent=\"true\"><mi>k</mi><mo>~</mo></mover><mi>i</mi><mo>*</mo></msubsup>\
-<msup><mi>e</mi><mrow><mo>−</mo><mi>i</mi><mo>(</mo><mi>n</mi><mo>−</mo><mi>m</mi><mo>)</mo><msub><mi>θ</mi><mi>i</mi></msub></mrow></msup>\
-<mo>]</mo></mrow></math>";
-
-/// a + bi, short, with typographic minus signs.
-fn complex(re: f64, im: f64) -> String {
-    let sign = if im < 0.0 { "−" } else { "+" };
-    format!("{} {sign} {}i", short_number(re), short_number(im.abs()))
+/// A pair (a, b), short, with typographic minus signs.
+fn pair((a, b): (f64, f64)) -> String {
+    format!("({}, {})", short_number(a), short_number(b))
 }
 
 /// A position exactly ("10,000,000"), or to two decimals while the animation is between tokens.
@@ -39,14 +25,14 @@ fn position_text(position: f64) -> String {
     }
 }
 
-/// q̃ and k̃ of a face: its pairs at rest (before the turn by m·θ and n·θ).
+/// q's and k's pairs of a face at rest (before the turn by m·θ and n·θ).
 fn pairs_at_rest(face: &ClockFace) -> ((f64, f64), (f64, f64)) {
     let h = &face.hands;
     let rest = |length: f64, angle: f64, turn: f64| (length * (angle - turn).cos(), length * (angle - turn).sin());
     (rest(h.q_length, h.q_angle, h.q_turn), rest(h.k_length, h.k_angle, h.k_turn))
 }
 
-/// The selected plane: its two hands and the relative phasor on the unit circle, and the formula.
+/// The selected plane: its two hands, the angle (n − m)θ between them on the unit circle, and its numbers.
 #[component]
 pub fn PlaneDetail(
     /// Every plane's face at the drawn positions.
@@ -55,7 +41,7 @@ pub fn PlaneDetail(
     longest: Memo<f64>,
     /// The drawn (possibly fractional, while animating) positions m and n.
     positions: Memo<(f64, f64)>,
-    /// Inverse frequencies, one per plane.
+    /// θᵢ, one per plane (radians per token).
     inv_freq: Memo<Vec<f64>>,
     selected: Memo<usize>,
 ) -> impl IntoView {
@@ -80,7 +66,7 @@ pub fn PlaneDetail(
     );
 
     let pairs = Memo::new(move |_| face.get().map(|f| pairs_at_rest(&f)));
-    // The formula's text follows the state only near the screen (it is just below the heatmap,
+    // The numbers' text follows the state only near the screen (it is just below the heatmap,
     // where changing text would cost every step layout and paint); the readable value does not wait.
     let formula = NodeRef::<leptos::html::Div>::new();
     let text = while_in_view(use_in_view(formula), move || {
@@ -88,7 +74,7 @@ pub fn PlaneDetail(
         let theta = theta.get();
         [
             format!("Plane {}: θ = {} rad per token", selected.get(), short_number(theta)),
-            pairs.get().map(|((qa, qb), (ka, kb))| format!("q̃ᵢ = {},   k̃ᵢ = {}", complex(qa, qb), complex(ka, kb))).unwrap_or_default(),
+            pairs.get().map(|(q, k)| format!("q's pair {},   k's pair {} (before turning)", pair(q), pair(k))).unwrap_or_default(),
             format!(
                 "(n − m)·θᵢ = ({} − {}) × {} = {} rad",
                 position_text(n),
@@ -110,7 +96,7 @@ pub fn PlaneDetail(
                     let (m, n) = positions.get();
                     let share = face.get().map_or_else(|| "—".to_string(), |f| short_number(f.hands.contribution));
                     format!(
-                        "Plane {} in the complex plane: q's and k's pairs turned to m and n, and the phasor of angle −(n − m)θ = {} rad; the plane's share of the score is {share}",
+                        "Plane {}: q's and k's pairs turned to m and n, and the angle −(n − m)θ = {} rad on the unit circle; the plane's share of the score is {share}",
                         selected.get(), short_number(-(n - m) * theta.get())
                     )
                 }
@@ -119,17 +105,16 @@ pub fn PlaneDetail(
                 <p class="plane-formula-title">
                     {line(0)}
                 </p>
-                <div class="math" inner_html=FORMULA></div>
                 <p class="plane-numbers">
                     {line(1)}
                     <br />
                     {line(2)}
                 </p>
                 <p class="explain">
-                    "Each pair is a complex number (the complex view, three chapters on, takes this step by step). "
-                    "Rotating by mθ multiplies q̃ by e^(imθ); the product "
-                    "with k̃'s conjugate keeps only e^(−i(n−m)θ): the share depends on n − m alone. "
-                    "Its share is "
+                    "The plane's share of the score is its two pairs' dot product after the turns: their lengths times "
+                    "the cosine of the angle between them, to which the turns add (n − m)θ, so the share depends on "
+                    "n − m alone (the chapter on complex numbers, two chapters on, writes the same share as one "
+                    "product). Its share is "
                     <output
                         data-testid="plane-contribution"
                         data-value=move || face.get().map(|f| fmt_f64(f.hands.contribution))

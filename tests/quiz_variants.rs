@@ -51,9 +51,9 @@ fn half_partner_with_gpt_neox_partial_rotary() {
     assert_eq!(r, 24);
     assert_eq!(q.right, "12");
     // What everything before points to, d/2 = 48, is offered as a wrong choice; the question
-    // says the partner is counted among the r rotating dimensions.
+    // says the partner is counted among the 24 rotating dimensions.
     assert!(q.choices.iter().any(|(v, _)| v == "48"));
-    assert!(q.ask.contains("r = 24") && q.ask.contains("partial_rotary_factor = 0.25"), "{}", q.ask);
+    assert!(q.ask.contains("the first 24") && q.ask.contains("partial_rotary_factor = 0.25"), "{}", q.ask);
     assert!(q.why.contains("i + 12") && q.why.contains("72"), "{}", q.why);
 }
 
@@ -81,7 +81,7 @@ proptest! {
         prop_assert_eq!(q.right.clone(), partner.to_string());
         well_formed(&q)?;
         if expected_r < s.dim {
-            prop_assert!(q.ask.contains(&format!("r = {expected_r}")), "{}", q.ask);
+            prop_assert!(q.ask.contains(&format!("the first {expected_r})")), "{}", q.ask);
             prop_assert!(q.choices.iter().any(|(v, _)| *v == (s.dim / 2).to_string()), "d/2 offered: {:?}", q.choices);
         } else {
             prop_assert!(!q.ask.contains("partial_rotary_factor"), "{}", q.ask);

@@ -7,9 +7,10 @@ use crate::state::{shifted_patches, PATCH_GRID};
 
 /// "half-partner" (layouts): with rotate_half, which dimension shares a plane with dimension 0.
 ///
-/// `dim` is the head dimension d, `rotary_dim` the r dimensions rotate_half is applied to (d,
+/// `dim` is the head dimension d, `rotary_dim` the dimensions rotate_half is applied to (d,
 /// or int(d · partial_rotary_factor) with partial rotary), `partial` the partial_rotary_factor
-/// in effect (named only when r < d). rotate_half pairs dimension i with i + r/2 for i < r/2.
+/// in effect (named only when fewer than d rotate). rotate_half pairs dimension i with i + r/2
+/// for i < r/2, r = `rotary_dim`.
 pub fn half_partner(dim: usize, rotary_dim: usize, partial: f64) -> Question {
     let partial_rotary = rotary_dim < dim;
     let partner = rotary_dim / 2;
@@ -27,7 +28,7 @@ pub fn half_partner(dim: usize, rotary_dim: usize, partial: f64) -> Question {
     let ask = if partial_rotary {
         format!(
             "With rotate_half, d = {dim} and partial_rotary_factor = {} (the fraction of each head's dimensions that rotate: \
-             here the first r = {rotary_dim}), which dimension shares a plane with dimension 0?",
+             here the first {rotary_dim}), which dimension shares a plane with dimension 0?",
             short_number(partial)
         )
     } else {
@@ -35,9 +36,9 @@ pub fn half_partner(dim: usize, rotary_dim: usize, partial: f64) -> Question {
     };
     let why = if partial_rotary {
         format!(
-            "rotate_half acts on the r = {rotary_dim} rotating dimensions only, so it pairs dimension i with i + r/2 = i + {partner} \
-             (for i < {partner}): half of the r rotating dimensions further on, not half of d ({}). The other {} dimensions do not turn; \
-             the interleaved layout would pair 0 with 1.",
+            "rotate_half acts on the {rotary_dim} rotating dimensions only, so it pairs dimension i with i + {rotary_dim}/2 = \
+             i + {partner} (for i < {partner}): half of the rotating dimensions further on, not half of d ({}). The other {} \
+             dimensions do not turn; the interleaved layout would pair 0 with 1.",
             dim / 2,
             dim - rotary_dim
         )

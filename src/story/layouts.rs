@@ -100,7 +100,7 @@ pub fn LayoutsWidget() -> impl IntoView {
                 let d = rotary.dim();
                 // Partial rotary: only the first r dimensions rotate; p-RoPE: some planes' θᵢ is 0.
                 let partial = match rotary_dim.get() {
-                    Some(r) if r < d => format!(" (only the first r = {r} rotate)"),
+                    Some(r) if r < d => format!(" (only the first {r} rotate)"),
                     _ => String::new(),
                 };
                 let still = if rotary.inv_freq().get(plane) == Some(&0.0) {

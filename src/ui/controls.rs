@@ -53,7 +53,7 @@ pub fn Controls() -> impl IntoView {
                 // The panel comes before every chapter: say what b does and where it is explained.
                 <span class="control-note">{move || match rotary_dim.get() {
                         // Partial rotary: transformers computes inv_freq over the r rotating dimensions.
-                        Some(r) if r < dim.get() => format!("sets how fast the planes turn, θᵢ = b^(−2i/r) over the r = {r} dimensions that rotate; "),
+                        Some(r) if r < dim.get() => format!("sets how fast the planes turn, θᵢ = b^(−2i/{r}) over the {r} dimensions that rotate; "),
                         _ => "sets how fast the planes turn, θᵢ = b^(−2i/d); ".to_string(),
                     }}"transformers' config calls it "<code>"rope_theta"</code>". "
                     <a href="#frequencies">"How the base sets the frequencies"</a></span>

@@ -7,9 +7,10 @@ import { test, expect, value, open, close, screenshotOf, settledBox, scrollSettl
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
 
-/** Planes of d with wavelength 2π·base^(2i/d) within `context` tokens. */
+/** Planes of d that complete a turn within `context` tokens: positions 0 to context − 1 reach
+ * (context − 1)·θᵢ, so the wavelength 2π·base^(2i/d) is at most context − 1. */
 const turning = (base, d, context) =>
-  Array.from({ length: d / 2 }, (_, i) => 2 * Math.PI * base ** ((2 * i) / d)).filter((w) => w <= context).length;
+  Array.from({ length: d / 2 }, (_, i) => 2 * Math.PI * base ** ((2 * i) / d)).filter((w) => w <= context - 1).length;
 
 test('frequencies: planes within the context follow the context slider, rows select planes', async ({ page }) => {
   await open(page);

@@ -59,6 +59,8 @@ test('every figure downloads as a PNG with its legend and a caption line', async
   for (const [chapter, name, legend] of FIGURES) {
     const group = page.locator(`[data-widget="${chapter}"] .export[aria-label="export the ${name} figure"]`);
     const button = group.getByRole('button', { name: 'Download PNG' });
+    // A figure folded away (decay's bound on |score|) is opened first.
+    await group.evaluate((g) => g.closest('details')?.setAttribute('open', ''));
     // The figure sits above its buttons: bring it on screen, so that its charts are drawn.
     await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'start' }), chapter);
     await button.scrollIntoViewIfNeeded();

@@ -437,8 +437,8 @@ mod frequency_and_heatmap {
     #[test]
     fn the_frequency_chart_counts_and_says_what_it_plots() {
         let inv_freq = Frequencies::plain(RopeParams::new(10000.0, 64).unwrap()).inv_freq;
-        // Plane i turns within 4096 tokens when 2π·10000^(2i/64) <= 4096.
-        let by_hand = (0..32).filter(|i| std::f64::consts::TAU * 10000f64.powf(2.0 * *i as f64 / 64.0) <= 4096.0).count();
+        // Plane i turns within 4096 tokens (positions 0 to 4095) when 2π·10000^(2i/64) <= 4095.
+        let by_hand = (0..32).filter(|i| std::f64::consts::TAU * 10000f64.powf(2.0 * *i as f64 / 64.0) <= 4095.0).count();
         let chart = FrequencyChart { inv_freq, context: 4096.0, selected: Some(3) };
         assert_eq!(chart.turning_within_context(), (by_hand, 32 - by_hand));
         let texts = Rc::new(RefCell::new(Vec::new()));

@@ -1,5 +1,6 @@
 //! Each plane's wavelength (tokens per turn, 2π·base^(2i/d)) and frequency θᵢ on log axes,
-//! with the context length drawn across: planes above the line never complete a turn within it.
+//! with the context length drawn across: positions 0 to L − 1 reach (L − 1)·θᵢ, so a plane
+//! completes a turn within the context only when its wavelength is at most L − 1.
 
 use super::format::{log_tick, short_number};
 use super::{ChartStyle, LegendEntry, Mark};
@@ -9,7 +10,7 @@ use plotters::prelude::*;
 /// What the frequency chart shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FrequencyChart {
-    /// One inverse frequency per plane (0 for a plane that does not rotate).
+    /// θᵢ per plane, radians per token (transformers' `inv_freq`; 0 for a plane that does not rotate).
     pub inv_freq: Vec<f64>,
     /// The context length in tokens.
     pub context: f64,
@@ -17,9 +18,10 @@ pub struct FrequencyChart {
 }
 
 impl FrequencyChart {
-    /// (planes that turn at least once within the context, planes that do not).
+    /// (planes that turn at least once within the context, planes that do not): positions 0 to
+    /// L − 1 reach (L − 1)·θᵢ, so a plane turns when its wavelength is at most L − 1.
     pub fn turning_within_context(&self) -> (usize, usize) {
-        let turning = self.inv_freq.iter().filter(|f| crate::rope::wavelength(**f).is_some_and(|w| w <= self.context)).count();
+        let turning = self.inv_freq.iter().filter(|f| crate::rope::wavelength(**f).is_some_and(|w| w <= self.context - 1.0)).count();
         (turning, self.inv_freq.len() - turning)
     }
 
@@ -34,8 +36,8 @@ impl FrequencyChart {
     }
 }
 
-/// Draws wavelengths (left axis, tokens, filled dots: planes that turn within the context;
-/// rings: planes that do not) and θᵢ (right axis, radians per token), both log scale, and the
+/// Draws wavelengths (left axis, tokens, filled dots: planes that turn within the context, a
+/// wavelength of at most L − 1; rings: planes that do not) and θᵢ (right axis, radians per token), both log scale, and the
 /// context length as a horizontal line.
 pub fn draw_frequencies<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -91,7 +93,7 @@ pub fn draw_frequencies<DB: DrawingBackend>(
         )?;
     }
     ctx.draw_series(points.iter().map(|p| {
-        if p.1 <= context {
+        if p.1 <= context - 1.0 {
             Circle::new((p.0, p.1), dot, style.bound.filled())
         } else {
             Circle::new((p.0, p.1), dot, style.bound.stroke_width((1.5 * style.scale) as u32))

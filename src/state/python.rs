@@ -1,5 +1,5 @@
 //! The settings in effect as a transformers `rope_parameters` dict, with the few lines that
-//! compute the same inverse frequencies, so an engineer can check a model against the page.
+//! compute the same θᵢ (transformers' `inv_freq`), so an engineer can check a model against the page.
 //! The dict names its fields as [`super::config`] reads them, so it pastes back unchanged.
 
 use super::config::method_fields;
@@ -9,7 +9,7 @@ use crate::rope::ScalingMethod;
 
 impl LabState {
     /// The settings in effect as a transformers `rope_parameters` dict and the few lines that
-    /// compute the same inverse frequencies, to check a model against.
+    /// compute the same θᵢ (`inv_freq`), to check a model against.
     pub fn python(&self) -> String {
         let s = self.scaling_params();
         let num = |v: f64| {
@@ -59,7 +59,10 @@ impl LabState {
             _ => self.target_context(),
         };
         let mut out = format!(
-            "# RoPE Lab: d = {}, {} layout\nrope_parameters = {{\n    {},\n}}\n",
+            "# RoPE Lab: d = {}, {} layout\n\
+             # inv_freq is transformers' name for the list of θᵢ, each plane's frequency in radians per token:\n\
+             # the default rope_type computes θᵢ = 1 / rope_theta^(2i/d), an inverse, over the rotating dimensions.\n\
+             rope_parameters = {{\n    {},\n}}\n",
             self.dim,
             self.layout.as_str(),
             dict.join(",\n    ")

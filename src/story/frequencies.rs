@@ -1,5 +1,5 @@
 //! Frequencies and wavelengths (`data-widget="frequencies"`): each plane's θᵢ and wavelength
-//! 2π·base^(2i/d) against the context length, and the period table.
+//! 2π·base^(2i/d) against the context length, the period table, and the θᵢ list as numbers.
 
 use crate::charts::format::short_number;
 use crate::charts::{draw_frequencies, FrequencyChart};
@@ -7,20 +7,20 @@ use crate::dom::canvas::use_canvas_chart;
 use crate::dom::indexed::indexed;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{choices_around, frequencies, turns_within, wavelength, RopeParams, ScalingMethod};
+use crate::quiz::planes::{planes_turning, slowest_hint, slowest_vs_context, slowest_wavelength, turning_counts, turns_in_context};
+use crate::rope::{frequencies, wavelength, RopeParams, ScalingMethod};
 use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
-use crate::ui::check::{Check, Question};
+use crate::ui::check::Check;
 use crate::ui::controls::NumberField;
 use crate::ui::export::{base_and_dim, csv_text, ExportButtons};
 use crate::ui::formulas::{self, Formula};
 use crate::ui::gif_button::GifButton;
 use crate::ui::legend::ChartLegend;
-use crate::ui::readout::Readout;
+use crate::ui::readout::{ListReadout, Readout};
 use crate::ui::slider::Slider;
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use std::f64::consts::TAU;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
@@ -54,29 +54,19 @@ pub fn FrequenciesWidget() -> impl IntoView {
         context: context.get() as f64,
         selected: Some(plane.get()),
     });
-    let counts = Memo::new(move |_| chart.with(FrequencyChart::turning_within_context));
-    let slowest = Memo::new(move |_| {
-        inv_freq.with(|f| f.as_ref().and_then(|f| f.iter().copied().filter(|x| *x > 0.0).reduce(f64::min)).and_then(wavelength))
-    });
+    // One count for the readout and its question (`check-planes-turning` equals `planes-turning`).
+    let counts = Memo::new(move |_| inv_freq.with(|f| turning_counts(f.as_deref().unwrap_or_default(), context.get())));
+    let slowest = Memo::new(move |_| inv_freq.with(|f| f.as_deref().and_then(slowest_wavelength)));
 
-    // What the slowest wavelength is, in the terms that hold: unscaled, the last rotating plane's
-    // 2π·b^(1 − 2/r) (r rotating dimensions), short of 2π·b; scaling lengthens it past that.
-    let rotating = lab.select_derived(|d| d.frequencies.rotary_dim);
+    // The same head without context extension (its rotating planes, no factor): the slowest
+    // wavelength's hint compares the two.
     let scaling = lab.select(|s| s.scaling);
-    let slowest_hint = move || {
-        let (b, method) = (base.get(), scaling.get());
-        let Some(rotary) = rotating.get() else { return String::new() };
-        let unscaled = TAU * b.powf(1.0 - 2.0 / rotary.max(2) as f64);
-        if method == ScalingMethod::None {
-            format!(
-                "the last plane's 2π·b^(1 − 2/{rotary}): {}% of 2π·b = {} tokens",
-                short_number((100.0 * unscaled / (TAU * b)).round()),
-                short_number(TAU * b)
-            )
-        } else {
-            format!("{} stretches it; without scaling it is {} tokens", method.label(), short_number(unscaled))
-        }
-    };
+    let unscaled = lab.select(|s| s.unscaled_params());
+    let params = lab.select_derived(|d| d.params);
+    let unscaled_freq =
+        Memo::new(move |_| params.get().and_then(|p| unscaled.with(|u| frequencies(p, u).ok())).map(|f| f.inv_freq).unwrap_or_default());
+    let slowest_hint =
+        move || inv_freq.with(|f| unscaled_freq.with(|u| slowest_hint(f.as_deref().unwrap_or_default(), u, base.get(), scaling.get())));
     let canvas = NodeRef::<Canvas>::new();
     let canvas_size = use_canvas_chart(
         canvas,
@@ -87,7 +77,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
     );
     // The GIF: this chart as the base sweeps 10² to 10⁶ and back, the rest of the state as it is.
     let gif = Callback::new(move |()| {
-        let (dim, scaling, context, plane) = lab.state.with_untracked(|s| (s.dim, s.scaling_params(), s.orig as f64, s.plane));
+        let (dim, scaling, context, plane) = lab.state.with_untracked(|s| (s.dim, s.scaling_params(), s.orig, s.plane));
         let style = style.get_untracked().with_scale(1.0);
         super::sweep::base_sweep_animation(
             "frequencies and wavelengths",
@@ -96,7 +86,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
             style,
             Box::new(move |base, area| {
                 let inv_freq = RopeParams::new(base, dim).and_then(|p| frequencies(p, &scaling)).map(|f| f.inv_freq).unwrap_or_default();
-                let _ = draw_frequencies(area, &FrequencyChart { inv_freq, context, selected: Some(plane) }, &style);
+                let _ = draw_frequencies(area, &FrequencyChart { inv_freq, context: context as f64, selected: Some(plane) }, &style);
             }),
         )
     });
@@ -104,7 +94,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
     // step rebuilds every row): out of view the memo holds its rows and wakes nobody.
     let table = NodeRef::<leptos::html::Div>::new();
     let table_in_view = use_in_view(table);
-    let rows = while_in_view(table_in_view, move || (inv_freq.get().unwrap_or_default(), context.get() as f64));
+    let rows = while_in_view(table_in_view, move || (inv_freq.get().unwrap_or_default(), context.get()));
     // And of those, only the rows the box shows (give or take ROW_MARGIN) follow a step: a step
     // of base rewrote every row's three numbers, and with the table in view 7 ms of a step went
     // to it (3 ms with the shown rows alone; d = 128). The others keep their text until the box
@@ -150,14 +140,14 @@ pub fn FrequenciesWidget() -> impl IntoView {
         });
     };
     let csv = move || {
-        let context = context.get_untracked() as f64;
+        let context = context.get_untracked();
         inv_freq.with_untracked(|f| {
             csv_text(
                 &["plane", "theta_rad_per_token", "wavelength_tokens", "turns_within_context"],
                 f.iter()
                     .flatten()
                     .enumerate()
-                    .map(|(i, theta)| vec![i as f64, *theta, wavelength(*theta).unwrap_or(0.0), turns_within(*theta, context)]),
+                    .map(|(i, theta)| vec![i as f64, *theta, wavelength(*theta).unwrap_or(0.0), turns_in_context(*theta, context)]),
             )
         })
     };
@@ -165,10 +155,17 @@ pub fn FrequenciesWidget() -> impl IntoView {
     view! {
         <WidgetCard id=ID title=TITLE explain="Plane i turns by θᵢ = b^(−2i/d) radians per token, once every 2π/θᵢ = 2π·b^(2i/d) tokens (its \
             wavelength). Plane 0 turns once every 2π ≈ 6.3 tokens; the last plane, i = d/2 − 1, once every \
-            2π·b^(1−2/d) tokens: with b = 10,000, 75% of 2π·b at d = 64 and only 10% at d = 8. Context-extension methods (PI, NTK, \
-            YaRN, Llama 3.1) lengthen wavelengths beyond that. Planes whose wavelength exceeds the context never \
-            complete a turn inside it.">
+            2π·b^(1−2/d) tokens: with b = 10,000, 75% of 2π·b at d = 64 and only 10% at d = 8. A context of L tokens holds \
+            positions 0 to L − 1, whose farthest pair is L − 1 apart: within it a plane turns by at most (L − 1)·θᵢ, so it \
+            completes a turn only if its wavelength is at most L − 1 tokens.">
             <Formula math=formulas::FREQUENCIES />
+            <Show when=move || scaling.get() != ScalingMethod::None>
+                <p class="control-note">
+                    {move || format!("The θᵢ here are those of {}, a context extension explained in ", scaling.get().label())}
+                    <a href="#scaling">"Context extension"</a>
+                    "; the slowest wavelength's readout compares them with the θᵢ without it."
+                </p>
+            </Show>
             <div class="control context-control">
                 <label for="context-slider">"context length orig " <span class="unit">"(tokens the model was trained on, log scale)"</span></label>
                 <div class="control-row">
@@ -186,7 +183,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
                     let (turning, still) = counts.get();
                     let fastest = inv_freq.with(|f| f.as_ref().and_then(|f| f.first().copied()).and_then(wavelength));
                     format!(
-                        "Wavelength (left, log scale) and frequency θᵢ (right, log scale) of each of {} planes, from {} tokens (plane 0) to {} tokens (the slowest); {turning} of them turn once within the context of {} tokens, {still} never do",
+                        "Wavelength (left, log scale) and frequency θᵢ (right, log scale) of each of {} planes, from {} tokens (plane 0) to {} tokens (the slowest); {turning} of them complete at least one turn within the context of {} tokens (wavelength at most L − 1), {still} never do",
                         turning + still,
                         fastest.map_or_else(|| "—".to_string(), short_number),
                         slowest.get().map_or_else(|| "—".to_string(), short_number),
@@ -198,7 +195,9 @@ pub fn FrequenciesWidget() -> impl IntoView {
                 <Readout testid="planes-turning" label="planes that turn within the context" integer=true
                     value=Signal::derive(move || Some(counts.get().0 as f64))
                     text=Signal::derive(move || format!("{} of {}", counts.get().0, counts.get().0 + counts.get().1))
-                    hint=move || format!("{} never complete a turn in {} tokens", counts.get().1, context.get()) />
+                    hint=move || format!(
+                        "{} never complete a turn in {} tokens: positions 0 to {} turn a plane by at most {}·θᵢ",
+                        counts.get().1, context.get(), context.get().saturating_sub(1), context.get().saturating_sub(1)) />
                 <Readout testid="slowest-wavelength" label="slowest wavelength (tokens)" value=slowest
                     hint=slowest_hint />
             </div>
@@ -210,7 +209,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
             </div>
             <div class="period-table" tabindex="0" role="region" aria-label="period table" node_ref=table on:scroll=on_scroll>
                 <table>
-                    <caption class="visually-hidden">"Each plane's frequency, wavelength and turns within the context"</caption>
+                    <caption class="visually-hidden">"Each plane's frequency, wavelength and turns within the context, (L − 1)·θᵢ / 2π"</caption>
                     <thead>
                         <tr>
                             <th scope="col">"plane"</th>
@@ -235,7 +234,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
                 "RoFormer derives: its wavelengths run from 2π to 2π·10,000^((d−2)/d), just under 2π·10,000 ≈ 62,832 tokens "
                 "(about 54,000 at d = 128), longer than the texts "
                 "trained on then. Long-context models raise it, so that the slow planes stay slow over a longer context: "
-                "Llama 3.1 trains with rope_theta = 500,000, Qwen2.5 with 1,000,000 (their config.json). Try them and "
+                "Llama 3.1 trains with b = 500,000, Qwen2.5 with 1,000,000 (rope_theta, b's name in their config.json). Try them and "
                 "watch the slowest wavelength and the planes that turn:"
             </p>
             <div class="chapter-controls base-picks" role="group" aria-label="bases of real models">
@@ -247,46 +246,27 @@ pub fn FrequenciesWidget() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
+            <details class="lists">
+                <summary>{move || format!("The θᵢ of the {} planes, as numbers", inv_freq.with(|f| f.as_ref().map_or(0, Vec::len)))}</summary>
+                <p class="explain">
+                    "θᵢ is a frequency, in radians per token. transformers calls the list inv_freq because its default computes "
+                    "each θᵢ as 1/b^(2i/d), the inverse of b^(2i/d); planes that do not rotate show 0."
+                </p>
+                <ListReadout testid="inv-freq" label="θᵢ, radians per token"
+                    values=Signal::derive(move || inv_freq.get().unwrap_or_default()) />
+            </details>
             <Check name="planes-turning" look="the planes-turning readout and the period table" ask=Arc::new(move || {
-                let (turning, still) = counts.get();
-                let planes = turning + still;
-                let context = context.get();
-                Question::plain(
-                    format!("How many of this head's {planes} planes turn at least once within the context of {} tokens?", short_number(context as f64)),
-                    choices_around(turning as u64, planes as u64).into_iter().map(|c| c.to_string()),
-                    turning.to_string(),
-                    format!(
-                        "A plane turns once within the context when its wavelength 2π/θᵢ is at most {} tokens: {turning} of {planes} do; the other {still} never complete a turn.",
-                        short_number(context as f64)
-                    ),
-                )
+                inv_freq.with(|f| planes_turning(f.as_deref().unwrap_or_default(), context.get()))
             }) />
             <Check name="slowest-vs-context" look="the slowest-wavelength readout" ask=Arc::new(move || {
-                let (b, d, context) = (base.get(), dim.get(), context.get() as f64);
-                let longest = slowest.get().unwrap_or(0.0);
-                let longer = longest > context;
-                Question::labelled(
-                    format!(
-                        "With base {} and d = {d}, is the slowest wavelength longer than the context of {} tokens?",
-                        short_number(b),
-                        short_number(context)
-                    ),
-                    &[("yes", "yes"), ("no", "no")],
-                    if longer { "yes" } else { "no" },
-                    format!(
-                        "The slowest plane's wavelength is {} tokens{}: {}.",
-                        short_number(longest),
-                        if scaling.get() == ScalingMethod::None { "" } else { " (with the context extension chosen)" },
-                        if longer { "that plane never completes a turn within the context" } else { "even the slowest plane turns within the context" }
-                    ),
-                )
+                inv_freq.with(|f| slowest_vs_context(f.as_deref().unwrap_or_default(), context.get(), base.get(), dim.get(), scaling.get()))
             }) />
         </WidgetCard>
     }
 }
 
-/// What the period table's rows show: the inverse frequencies and the context length.
-type Rows = (Vec<f64>, f64);
+/// What the period table's rows show: each plane's θᵢ and the context length.
+type Rows = (Vec<f64>, u64);
 
 /// One row of the period table: plane `i`'s θᵢ, wavelength and turns within the context, from
 /// `rows` (the frequencies and the context), marked when `i` is the selected plane; hidden, and
@@ -307,7 +287,7 @@ fn PeriodRow(
     // same holding back as `while_in_view`, without a memo of texts per row: 0.9 KB less).
     let read = move |f: &dyn Fn(&Rows) -> Option<(f64, f64)>| if near.get() { rows.with(f) } else { rows.with_untracked(f) };
     let numbers =
-        move || active.get().then(|| read(&|(f, context)| f.get(i).map(|theta| (*theta, turns_within(*theta, *context))))).flatten();
+        move || active.get().then(|| read(&|(f, context)| f.get(i).map(|theta| (*theta, turns_in_context(*theta, *context))))).flatten();
     // The three cells follow the row's numbers in one update (cells have no attributes, so
     // rebuilding them only sets the texts that changed).
     let cells = move || {

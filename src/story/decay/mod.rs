@@ -1,6 +1,8 @@
-//! Long-term decay (`data-widget="decay"`): the RoFormer bound against relative distance for
-//! the frequencies in effect, beside what scores actually do, with the values at `r` read out
-//! (`decay-bound`) and other bases overlaid for comparison.
+//! Long-term decay (`data-widget="decay"`): the take-away first (a ceiling that falls, scores
+//! that need not, and why that is fine), the one line of summation by parts that gives
+//! RoFormer's bound, then the relative bound against relative distance for the frequencies in
+//! effect beside what scores actually do, with the values at `r` read out (`decay-bound`) and
+//! other bases overlaid; the bound on this q and k's |score| folded below.
 
 mod curves;
 mod envelope;
@@ -14,10 +16,11 @@ use crate::dom::canvas::use_canvas_chart;
 use crate::dom::settle::Settle;
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{abel_factor, cosine_by_distance, mean_cos_by_distance, norm, xpos_mean_cos};
+use crate::quiz::planes::score_decays;
+use crate::rope::{abel_factor, cosine_by_distance, decay_bound, mean_cos_by_distance, norm, xpos_mean_cos};
 use crate::state::{fmt_list, param, Change};
 use crate::ui::card::WidgetCard;
-use crate::ui::check::{Check, Question};
+use crate::ui::check::Check;
 use crate::ui::export::{base_and_dim, csv_text, ExportButtons};
 use crate::ui::field::{FieldMessage, FieldStatus};
 use crate::ui::formulas::{self, Formula};
@@ -43,6 +46,11 @@ pub const TITLE: &str = "Long-term decay: RoFormer's bounds, and what scores do"
 /// many columns, once no change has come for this long.
 const ENVELOPE_MAX_RANGE: u64 = 65_536;
 const ENVELOPE_QUIET_MS: f64 = 250.0;
+/// Summation by parts (Abel summation, RoFormer section 3.4.3), the one line behind the bound:
+/// with e^(−i·r·θₗ) = S̄ₗ₊₁ − S̄ₗ (S₀ = 0) and h_(d/2) = 0. The imaginary unit is set upright,
+/// the plane index is l.
+const SUMMATION_BY_PARTS: &str = r#"<math display="block"><msub><mi>q</mi><mi>m</mi></msub><mo>·</mo><msub><mi>k</mi><mi>n</mi></msub><mo>=</mo><mi>Re</mi><munderover><mo>∑</mo><mrow><mi>l</mi><mo>=</mo><mn>0</mn></mrow><mrow><mi>d</mi><mo>/</mo><mn>2</mn><mo>−</mo><mn>1</mn></mrow></munderover><msub><mi>h</mi><mi>l</mi></msub><msup><mi>e</mi><mrow><mo>−</mo><mi mathvariant="normal">i</mi><mi>r</mi><msub><mi>θ</mi><mi>l</mi></msub></mrow></msup><mo>=</mo><mo>−</mo><mi>Re</mi><munderover><mo>∑</mo><mrow><mi>l</mi><mo>=</mo><mn>0</mn></mrow><mrow><mi>d</mi><mo>/</mo><mn>2</mn><mo>−</mo><mn>1</mn></mrow></munderover><mo>(</mo><msub><mi>h</mi><mrow><mi>l</mi><mo>+</mo><mn>1</mn></mrow></msub><mo>−</mo><msub><mi>h</mi><mi>l</mi></msub><mo>)</mo><msub><mover><mi>S</mi><mo>¯</mo></mover><mrow><mi>l</mi><mo>+</mo><mn>1</mn></mrow></msub></math>"#;
+
 /// Span presets, from RoFormer's figure 2 to a long context.
 const RANGES: [u64; 7] = [256, 1024, 4096, 16384, 65536, 262144, 1 << 20];
 
@@ -210,6 +218,30 @@ pub fn DecayWidget() -> impl IntoView {
             )
         })
     };
+    // The take-away in this state's numbers: the relative bound at 0, 1,000 and 5,000 tokens
+    // (computed, not written: at b = 500,000 it is lower at 5,000 than at 1,000, at b = 10,000
+    // and d = 128 higher), followed only near the screen.
+    let lead = NodeRef::<leptos::html::P>::new();
+    let lead_text = while_in_view(use_in_view(lead), move || {
+        let (inv_freq, dim) = (inv_freq.get().unwrap_or_default(), dim.get());
+        if inv_freq.len() < 2 {
+            return "At d = 2 there is one plane and nothing to cancel it: the relative bound is 1 at every distance, a flat ceiling."
+                .to_string();
+        }
+        let [at_zero, near, far] = [0.0, 1000.0, 5000.0].map(|r| decay_bound(&inv_freq, r));
+        let ripple = if far > near {
+            "higher at the farther distance: it ripples rather than falling smoothly".to_string()
+        } else {
+            "it ripples rather than falling smoothly (with b = 10,000 and d = 128 it is about 4.5 at r = 1,000 and 7.6 at r = 5,000)"
+                .to_string()
+        };
+        format!(
+            "With the θᵢ here (d = {dim}), the relative bound is {} at r = 0, its highest, {} at r = 1,000 and {} at r = 5,000: {ripple}.",
+            short_number(at_zero),
+            short_number(near),
+            short_number(far)
+        )
+    });
     let compare_text = move || compare.get().iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
     // An empty field clears the comparison; anything else is parsed and validated like the URL.
     let set_compare = move |ev: leptos::ev::Event| {
@@ -232,10 +264,26 @@ pub fn DecayWidget() -> impl IntoView {
     };
 
     view! {
-        <WidgetCard id=ID title=TITLE explain="Does attention fade with distance? RoFormer (section 3.4.3) argues that RoPE \
-            gives a long-term decay: as n − m grows, the planes' phasors e^(i·r·θᵢ) point every which way and \
-            their sum shrinks. Below is what they proved, what it bounds, and what scores of real q and k do.">
+        <WidgetCard id=ID title=TITLE explain="Does attention fade with distance? Not necessarily. RoFormer (section 3.4.3) proves a \
+            ceiling on |score| that is highest at r = n − m = 0: farther out the planes' phasors e^(i·r·θᵢ) point different ways and \
+            their sums shrink. A ceiling, not a forecast: the score of a given q and k need not fall under it, and for random q and \
+            k, independent and zero-mean, the expected score is 0 at every distance. That is fine: RoPE does not need decay to work. \
+            Barbero et al. (2024, “Round and round we go! What makes Rotary Positional Encodings useful?”) argue that decay is not \
+            why RoPE works: trained models use the fast planes to build positional attention patterns and the slow, nearly still \
+            planes to carry meaning.">
+            <p class="explain" node_ref=lead>{move || lead_text.get()}</p>
             <Formula math=formulas::DECAY />
+            <p class="explain">
+                "Where the ceiling comes from, in one line (summation by parts, RoFormer section 3.4.3). Plane l adds its pairs of q "
+                "and k at rest as complex numbers, hₗ = q̃ₗ·k̃ₗ* (pairs in the current layout), turned back by r·θₗ; with h_(d/2) = 0 "
+                "and each phasor written as a difference of running sums, e^(−i·r·θₗ) = S̄ₗ₊₁ − S̄ₗ (S̄ the complex conjugate of S, "
+                "S₀ = 0), regroup:"
+            </p>
+            <Formula math=SUMMATION_BY_PARTS />
+            <p class="explain">
+                "Each term is at most maxₗ |hₗ₊₁ − hₗ| · |Sₗ₊₁| in size, which gives the bound above. Its first factor depends on q "
+                "and k alone, its second on the θᵢ alone; RoFormer plots the second over d/2, the relative bound, below."
+            </p>
             <div class="chart-controls">
                 <label class="toolbar-field">
                     "range "
@@ -313,7 +361,7 @@ pub fn DecayWidget() -> impl IntoView {
             </label>
             <p class="control-note">
                 "xPos, and the original θᵢ the chart overlays when context extension is on, are explained in "
-                <a href="#scaling">"Stretching the context"</a>", the next chapter."
+                <a href="#scaling">"Context extension"</a>", a later chapter."
             </p>
             <div class="exports">
                 <ExportButtons name="decay" figure=".decay-plot, .decay-plot + .chart-legend" csv=Callback::new(move |()| csv())
@@ -323,16 +371,17 @@ pub fn DecayWidget() -> impl IntoView {
             </div>
             <p class="explain">
                 "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "
-                "Sⱼ = Σ_(l<j) e^(i·r·θₗ) adds the unit phasors of the first j planes. By itself it bounds nothing. "
-                "It equals (d/2 + 1)/2 at r = 0 and falls, but not smoothly: it ripples (at d = 128, about 4.5 at "
-                "r = 1,000 and 7.6 at r = 5,000). The pink curve, the mean of cos(rθᵢ), is the score of q = k only "
-                "when every pair of q has the same length."
+                "Sⱼ = Σ_(l<j) e^(i·r·θₗ) adds the unit phasors of the first j planes. It equals (d/2 + 1)/2 at r = 0, "
+                "where every |Sⱼ| = j, and is never higher. Times (d/2)·maxₗ |hₗ₊₁ − hₗ| it bounds this q and k's |score| "
+                "(folded below). On the right axis are scores: this q and k's, divided by |q||k|, and the pink curve, the mean "
+                "of cos(rθᵢ), which is the score of q = k only when every pair of q has the same length."
             </p>
-            <h3>"The bound on the score itself"</h3>
+            <details class="lists decay-second">
+            <summary>"The bound on the score itself, for this q and k"</summary>
             <p class="explain">
-                "RoFormer's bound on |q_m · k_n| multiplies Σⱼ|Sⱼ| by maxᵢ |hᵢ₊₁ − hᵢ|, where hᵢ = q̃ᵢ·k̃ᵢ* is plane "
-                "i's product of this q and k (pairs in the current layout) and h_(d/2) = 0. It holds for every q "
-                "and k, and it is loose: here it sits far above |score|."
+                "RoFormer's bound on |q_m · k_n| multiplies Σⱼ|Sⱼ| by maxₗ |hₗ₊₁ − hₗ|, where hₗ = q̃ₗ·k̃ₗ* is plane "
+                "l's product of this q and k and h_(d/2) = 0. It holds for every q and k, and it is loose: see how far "
+                "it sits above |score|."
             </p>
             <canvas class="chart decay-chart decay-absolute" node_ref=absolute_canvas role="img"
                 aria-label=move || format!(
@@ -347,34 +396,10 @@ pub fn DecayWidget() -> impl IntoView {
             <div class="readouts">
                 <Readout testid="decay-absolute-bound" label="absolute bound on |score| at r" value=absolute_at_r />
             </div>
-            <p class="explain">
-                "A ceiling, not a prediction: the score of a given q and k need not decay, and for random q and k, "
-                "independent and zero-mean, its expectation is 0 at every distance. Barbero et al. (2024, “Round and "
-                "round we go! What makes Rotary Positional Encodings useful?”) argue that decay is not why RoPE works: trained models "
-                "use the fast planes to build positional attention patterns and the slow, nearly still planes to "
-                "carry meaning."
-            </p>
+            </details>
             <Check name="score-decays" look="the readouts at the cursor distance r and the chart's lines" ask=Arc::new(move || {
                 let r = r.get();
-                let (at_zero, at_r) = vectors.with(|v| {
-                    v.as_ref().map_or((0.0, 0.0), |v| {
-                        let c = cosine_by_distance(&v.rotary, &v.q, &v.k, &[0.0, r as f64]);
-                        (c[0], c[1])
-                    })
-                });
-                let smaller = at_r.abs() < at_zero.abs();
-                Question::labelled(
-                    format!("RoFormer's bound falls from r = 0 to r = {}. Is this q and k's score smaller in size at r = {} than at 0?", short_number(r as f64), short_number(r as f64)),
-                    &[("yes", "yes"), ("no", "no")],
-                    if smaller { "yes" } else { "no" },
-                    format!(
-                        "Its score ÷ |q||k| is {} at 0 and {} at r. RoFormer's bound caps |score| for each q and k (Σⱼ|Sⱼ| times their \
-                         maxᵢ |hᵢ₊₁ − hᵢ|): a ceiling, not the path of one pair, and the ceiling can fall while this pair's score rises. \
-                         Move r or the seed and the answer can change.",
-                        short_number(at_zero),
-                        short_number(at_r)
-                    ),
-                )
+                vectors.with(|v| v.as_ref().map(|v| score_decays(&v.rotary, &v.q, &v.k, r))).unwrap_or_default()
             }) />
         </WidgetCard>
     }

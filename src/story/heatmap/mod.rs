@@ -2,7 +2,8 @@
 //! around the current m and n. With RoPE every diagonal is one colour (the score depends only on
 //! n − m); without rotation the map is flat; with sinusoidal encodings added to q and k the
 //! stripes blur, because the cross terms depend on m and n themselves. Between them, what RoPE
-//! replaced: a bias added to the score by n − m, T5's learned buckets and ALiBi's straight line.
+//! replaced: a bias added to the score by n − m, T5's learned buckets and ALiBi's −slope·|n − m|,
+//! a V across the map (one straight line each side of the main diagonal).
 
 mod cells;
 mod notes;
@@ -12,7 +13,8 @@ use crate::charts::{draw_heatmap_frame, heatmap_layout_magnified, heatmap_limit,
 use crate::dom::canvas::{pointer_offset, use_canvas_frames};
 use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
-use crate::rope::{dot, frequencies, score_diagonals, score_window, t5_bucket, HeatmapMode, ModeInputs, Rotary, ScalingMethod, Trend};
+use crate::quiz::planes::diagonal;
+use crate::rope::{dot, frequencies, score_diagonals, score_window, t5_bucket, HeatmapMode, ModeInputs, Rotary, ScalingMethod};
 use crate::state::{fmt_f64, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::Check;
@@ -21,7 +23,7 @@ use cells::{window_origin, Scores, MARGIN, WINDOW};
 use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use notes::{described, diagonal_question, mode_note};
+use notes::{described, mode_note};
 use plotters::prelude::IntoDrawingArea;
 use std::sync::Arc;
 
@@ -54,14 +56,18 @@ pub fn HeatmapWidget() -> impl IntoView {
     // the model would do beyond orig without it.
     let scaled = lab.select(|s| s.scaling != ScalingMethod::None);
     let unscaled = lab.select(|s| (s.unscaled && s.scaling != ScalingMethod::None).then(|| (s.unscaled_params(), s.layout)));
+    // The original θᵢ's rotation when the map shows them (None otherwise).
+    let original = move |params| {
+        unscaled.with(|u| {
+            let (scaling, layout) = u.as_ref()?;
+            Some(Rotary::new(*layout, &frequencies(params, scaling).ok()?))
+        })
+    };
     // The scores of the `size` × `size` window at `origin`: one evaluation per distinct distance
     // (and per position for the sinusoidal cross terms), kept per distance where they can be.
     let window = move |origin: (i64, i64), size: usize| {
         let Some(params) = params.get() else { return Scores::Cells(Vec::new()) };
-        let original = unscaled.with(|u| {
-            let (scaling, layout) = u.as_ref()?;
-            Some(Rotary::new(*layout, &frequencies(params, scaling).ok()?))
-        });
+        let original = original(params);
         let (mode, seed) = (mode.get(), seed.get());
         vectors.with(|v| {
             let Some(v) = v.as_ref() else { return Scores::Cells(Vec::new()) };
@@ -260,7 +266,8 @@ pub fn HeatmapWidget() -> impl IntoView {
     view! {
         <WidgetCard id=ID title=TITLE explain="Each cell is the score of q at position m (row) and k at position n (column), in a \
             256 × 256 window around the current m and n. Compare the five ways, in order: no position, sinusoids added to q and k, \
-            a bias added to the score by distance (T5's learned buckets, ALiBi's straight line), and RoPE's rotation.">
+            a bias added to the score by distance (T5's learned buckets; ALiBi's −slope·|n − m|, a V across the map, one straight line \
+            each side of the main diagonal), and RoPE's rotation.">
             <div class="chart-controls" role="radiogroup" aria-label="heatmap shows">
                 {HeatmapMode::ALL
                     .into_iter()
@@ -277,8 +284,8 @@ pub fn HeatmapWidget() -> impl IntoView {
             <label class="toolbar-field" hidden=move || !scaled.get()>
                 <input type="checkbox" prop:checked=move || unscaled.get().is_some()
                     on:change=move |ev| lab.apply(Change::Unscaled(event_target_checked(&ev))) />
-                " original θᵢ, without context extension (m and n past orig: what the model was never trained on; "
-                <a href="#scaling">"Stretching the context"</a>" explains it)"
+                " original θᵢ, without context extension (orig is the context length the model was trained on; m and n past it are "
+                "positions it never saw: "<a href="#scaling">"Context extension"</a>", a later chapter, explains it)"
             </label>
             <div class="heatmap-layers">
             <canvas
@@ -350,11 +357,14 @@ pub fn HeatmapWidget() -> impl IntoView {
                 }) />
             <Check name="diagonal" look="the map above (a diagonal runs from top left to bottom right)" ask=Arc::new(move || {
                 // Four cells down one diagonal from (m, n), as the map computes them.
-                let one_colour = match window(positions.get(), 4) {
-                    Scores::Diagonals(_) => true,
-                    Scores::Cells(c) => c.len() == 16 && (1..4).all(|i| Trend::of(c[0], c[5 * i]) == Trend::Stays),
-                };
-                diagonal_question(one_colour)
+                let (Some(params), mode, seed) = (params.get(), mode.get(), seed.get()) else { return Default::default() };
+                let original = original(params);
+                vectors.with(|v| {
+                    let v = v.as_ref()?;
+                    let rotary = original.as_ref().unwrap_or(&v.rotary);
+                    Some(diagonal(rotary, &v.q, &v.k, positions.get(), mode, ModeInputs { params, seed }))
+                })
+                .unwrap_or_default()
             }) />
         </WidgetCard>
     }

@@ -1,8 +1,7 @@
-//! What the heatmap chapter says: each mode's note, its name in the map's description, and the
-//! chapter's question.
+//! What the heatmap chapter says: each mode's note and its name in the map's description (the
+//! chapter's question is `quiz::planes::diagonal`).
 
 use crate::rope::{HeatmapMode, ALIBI_HEAD, ALIBI_HEADS};
-use crate::ui::check::Question;
 
 /// The mode in the map's description: worded unlike the radio buttons' labels, so that a label
 /// names one control.
@@ -37,20 +36,4 @@ pub fn mode_note(mode: HeatmapMode) -> String {
         ),
         HeatmapMode::Rotated => "RoPE: every diagonal (fixed n − m) is one colour. The score depends only on the distance.".to_string(),
     }
-}
-
-/// The chapter's question: whether the cells along one diagonal of the current picture share a
-/// colour (`one_colour`, computed from the map's own cells), and why.
-pub fn diagonal_question(one_colour: bool) -> Question {
-    Question::labelled(
-        "Along one diagonal of the current picture (n − m fixed), are the cells all one colour?".to_string(),
-        &[("yes", "yes"), ("no", "no")],
-        if one_colour { "yes" } else { "no" },
-        if one_colour {
-            "In this mode the score depends on n − m alone (or, with no position, on nothing): a diagonal keeps n − m, so it keeps the colour.".to_string()
-        } else {
-            "With sinusoids added, the cross terms q·PE(n) and PE(m)·k follow m and n themselves, so the colour changes along a diagonal."
-                .to_string()
-        },
-    )
 }

@@ -94,7 +94,7 @@ pub fn pe_dot(params: RopeParams, p: u32, shift: u32) -> Question {
         trend_within(before, after, tolerance).as_str(),
         format!(
             "PE(p)·PE(p + Δ) = Σᵢ (sin pθᵢ sin (p+Δ)θᵢ + cos pθᵢ cos (p+Δ)θᵢ) = Σᵢ cos Δθᵢ: the angle between the two codes in \
-             each pair is Δθᵢ, wherever p is. Here Σᵢ cos Δθᵢ = {}; at p and at p + 1,000 the dot product is {} and {}.",
+             each plane is Δθᵢ, wherever p is. Here Σᵢ cos Δθᵢ = {}; at p and at p + 1,000 the dot product is {} and {}.",
             short_number(sum),
             short_number(before),
             short_number(after)

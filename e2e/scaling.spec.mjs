@@ -76,6 +76,31 @@ test('Llama 3.1 from the menu: its llama3 rule, its overshoot, and every value s
   await expect.poll(async () => close(await value(page, 'scaling-overshoot'), 1, 1e-9)).toBe(true);
 });
 
+test('the walk-through loads Llama 3.1 and reads its bands and overshoot from the state (issue 45)', async ({ page }) => {
+  await page.goto('/?embed=scaling');
+  const load = page.getByTestId('scaling-walkthrough-load');
+  await load.click();
+  await expect(page).toHaveURL(/preset=llama-3\.1-8b/);
+  await expect(load).toBeHidden();
+  // Llama 3.1's rule on 2π·500000^(2i/128): under 8192 / 4 tokens kept, over 8192 / 1 divided.
+  const wavelength = Array.from({ length: 64 }, (_, i) => 2 * Math.PI * 500000 ** ((2 * i) / 128));
+  const kept = wavelength.filter((w) => w < 2048).length;
+  const divided = wavelength.filter((w) => w > 8192).length;
+  const text = page.getByTestId('scaling-walkthrough');
+  await expect(text).toContainText(`planes 0–${kept - 1} have it above high_freq_factor = 4`);
+  await expect(text).toContainText(`planes ${64 - divided}–63 have it below low_freq_factor = 1`);
+  await expect(text).toContainText(`planes ${kept}–${63 - divided} between are blended`);
+  // 131072 / (8 · 8192) = 2: the divided planes turn twice as far as in training.
+  await expect(text).toContainText('factor × orig = 65,536 tokens');
+  await expect(text).toContainText('is 2× that');
+  // A factor of 16 reaches the target: the sentences follow the state.
+  await page.locator('#scaling-factor').fill('16');
+  await page.locator('#scaling-factor').press('Enter');
+  await expect(text).toContainText('factor × orig = 131,072 tokens');
+  await expect(text).toContainText('is within that');
+  await expect(load).toBeVisible();
+});
+
 test('pasting a config: whole, a rope block, fields it cannot use, invalid JSON', async ({ page }) => {
   await open(page, '/?m=3&n=1');
   await chapter(page).scrollIntoViewIfNeeded();

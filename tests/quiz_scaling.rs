@@ -117,10 +117,11 @@ fn check(s: &LabState) -> Result<(), TestCaseError> {
     } else {
         prop_assert!(q.ask.contains("the fastest"), "{}", q.ask);
     }
-    // "Turns many times within orig" is no longer claimed; the count it gives is orig·θ₀/2π.
+    // "Turns many times within orig" is no longer claimed; the count it gives is that of
+    // positions 0 to orig − 1, (orig − 1)·θ₀/2π.
     if q.right == "no" && was > 0.0 && s.scaling != ScalingMethod::None {
-        let turns = rope_lab::charts::format::short_number(s.orig as f64 * was / TAU);
-        prop_assert!(q.why.contains(&format!("makes {turns} turns")), "{}", q.why);
+        let turns = rope_lab::charts::format::short_number((s.orig - 1) as f64 * was / TAU);
+        prop_assert!(q.why.contains(&format!("through {turns} turns")), "{}", q.why);
     }
     Ok(())
 }
@@ -203,8 +204,8 @@ fn edge_cases_of_issue_45() {
     assert_eq!(ask(&state("scaling=linear&factor=4")).right, "yes");
     let yarn = ask(&state("scaling=yarn&factor=4"));
     assert_eq!(yarn.right, "no");
-    let turns = rope_lab::charts::format::short_number(4096.0 / TAU);
-    assert!(yarn.why.contains(&format!("makes {turns} turns")), "{}", yarn.why);
+    let turns = rope_lab::charts::format::short_number(4095.0 / TAU);
+    assert!(yarn.why.contains(&format!("orig − 1 = 4095 take plane 0 through {turns} turns")), "{}", yarn.why);
 
     // LongRoPE with plane 0's factor below 1: plane 0 turns faster, and the why says so.
     let planes = 32;
@@ -229,10 +230,10 @@ fn edge_cases_of_issue_45() {
     let q = ask(&state("scaling=llama3&orig=4&factor=8"));
     assert_eq!(q.right, "yes", "{}", q.why);
     assert!(!q.why.contains("many times within"), "{}", q.why);
-    // YaRN keeps plane 0 even then, and counts its turns: 4/2π ≈ 0.6366.
+    // YaRN keeps plane 0 even then, and counts its turns: positions 0 to 3 reach 3 rad, 3/2π ≈ 0.4775.
     let q = ask(&state("scaling=yarn&orig=4&factor=8"));
     assert_eq!(q.right, "no");
-    assert!(q.why.contains("makes 0.6366 turns"), "{}", q.why);
+    assert!(q.why.contains("through 0.4775 turns"), "{}", q.why);
 
     // An orig so long that every plane turns more than beta_fast times: transformers' ramp runs
     // backwards and YaRN divides plane 0 too (128·ln(10¹²/64π)/(2 ln 10⁴) ≈ 155 > 127).

@@ -44,8 +44,9 @@ pub fn fastest_plane(method: ScalingMethod, before: &[f64], after: &[f64], orig:
             ),
             Trend::Stays if method == ScalingMethod::None => "With no extension θ₀ is unchanged.".to_string(),
             Trend::Stays => format!(
-                "{label} leaves it as it was, so nearby positions look as in training (within orig = {orig} tokens plane 0 makes {} turns).",
-                short_number(orig as f64 * was / std::f64::consts::TAU)
+                "{label} leaves it as it was, so nearby positions look as in training (positions 0 to orig − 1 = {} take plane 0 through {} turns).",
+                orig.saturating_sub(1),
+                short_number(orig.saturating_sub(1) as f64 * was / std::f64::consts::TAU)
             ),
             Trend::Rises => format!(
                 "{label} makes it turn {}× as fast as without it{}: neighbouring tokens are now {} rad apart in plane 0, where training put them {} rad apart.",

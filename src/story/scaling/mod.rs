@@ -26,7 +26,7 @@ use config::ConfigBox;
 use leptos::prelude::*;
 use notes::{method_note, rotates};
 use std::sync::Arc;
-use walkthrough::Walkthrough;
+use walkthrough::{tokens, Walkthrough};
 use wavelength_chart::WavelengthChart;
 
 /// The chapter's id (`embed=scaling`, `data-widget`): never changes meaning once published.
@@ -202,9 +202,9 @@ pub fn ScalingWidget() -> impl IntoView {
             "With factor = {} and orig = {}, a plane divided by the whole factor stays within the angles of training up \
              to factor × orig = {} tokens; the target, {}, is {}. ",
             n(factor),
-            n(orig as f64),
-            n(limit),
-            n(target as f64),
+            tokens(orig as f64),
+            tokens(limit),
+            tokens(target as f64),
             if ratio > 1.0 + 1e-12 {
                 format!(
                     "{}× that: a divided plane that never completed a turn in training turns that much further than it did there",
@@ -336,8 +336,8 @@ pub fn ScalingWidget() -> impl IntoView {
                     "PI divides every θᵢ, so its curve is the original one shifted right by the factor: neighbours look alike, "
                     "short-range detail blurs. NTK, YaRN and Llama 3.1 barely change the fast planes and change mostly the slow "
                     "ones, so their curves stay near the original at short distances and part from it further on. Llama 3.1 "
-                    "keeps exactly every plane that turns more than high_freq_factor times within orig, and YaRN, with values "
-                    "as configs set them, every plane that turns more than beta_fast times; NTK keeps only plane 0 exactly and "
+                    "keeps exactly every plane whose wavelength is shorter than orig/high_freq_factor, and YaRN, with values "
+                    "as configs set them, every plane whose wavelength is at most orig/beta_fast; NTK keeps only plane 0 exactly and "
                     "multiplies plane i's θᵢ by factor^(−2i/(d−2)), d counting the rotating dimensions. "
                     "A plane that YaRN or Llama 3.1 divides by the whole factor reaches at position p the angle it reached at "
                     "p/factor. "

@@ -2,7 +2,7 @@
 //! settings. Every number is read from the state (the reader may have changed the factor, orig
 //! or the target since loading the preset); what is said about the real model is its own fact.
 
-use crate::charts::format::short_number;
+use crate::charts::format::{short_number, whole_number};
 use crate::lab::use_lab;
 use crate::rope::{PlaneChange, PlaneStretch, ScalingMethod};
 use crate::state::Change;
@@ -20,6 +20,15 @@ struct Settings {
     target: u64,
     low_freq: f64,
     high_freq: f64,
+}
+
+/// A number of tokens: grouped by three when it is a whole number ("131,072"), else short.
+pub fn tokens(v: f64) -> String {
+    if v.is_finite() && v.fract() == 0.0 && v.abs() < 9e15 {
+        whole_number(v as i64)
+    } else {
+        short_number(v)
+    }
 }
 
 /// "planes 3–17", "plane 3", "no plane" for `count` planes from `first`.
@@ -41,22 +50,24 @@ fn bands(s: &Settings, planes: &[PlaneStretch], worst: Option<(f64, usize)>) -> 
     let blended = rotating.len() - kept - divided;
     let n = |v: f64| short_number(v);
     let verb = |count: usize, one: &'static str, many: &'static str| if count == 1 { one } else { many };
+    let have = |count: usize| if count == 1 { "has" } else { "have" };
     let mut out = vec![format!(
-        "Here orig = {} tokens and factor = {}. Plane i turns orig·θᵢ/2π times within orig. Of the {} rotating planes, {} {} \
-         more than high_freq_factor = {} times (wavelength under orig/high_freq_factor = {} tokens) and {} θᵢ; {} {} \
-         fewer than low_freq_factor = {} times (wavelength over {} tokens) and {} divided by the factor; {} between {} blended.",
-        n(s.orig as f64),
+        "Here orig = {} tokens and factor = {}. Llama 3.1's rule reads orig over each plane's wavelength 2π/θᵢ (about how \
+         many turns the plane makes within orig). Of the {} rotating planes, {} {} it above high_freq_factor = {} \
+         (wavelength under orig/high_freq_factor = {} tokens) and {} θᵢ; {} {} it below low_freq_factor = {} (wavelength \
+         over {} tokens) and {} divided by the factor; {} between {} blended.",
+        tokens(s.orig as f64),
         n(s.factor),
         rotating.len(),
         span(0, kept),
-        verb(kept, "turns", "turn"),
+        have(kept),
         n(s.high_freq),
-        n(short),
+        tokens(short),
         verb(kept, "keeps", "keep"),
         span(kept + blended, divided),
-        verb(divided, "turns", "turn"),
+        have(divided),
         n(s.low_freq),
-        n(long),
+        tokens(long),
         verb(divided, "is", "are"),
         span(kept, blended),
         verb(blended, "is", "are"),
@@ -67,8 +78,8 @@ fn bands(s: &Settings, planes: &[PlaneStretch], worst: Option<(f64, usize)>) -> 
         "A plane divided by the factor reaches at position p the angle it reached at p/{}, so it stays within the angles of \
          training up to factor × orig = {} tokens. The target, max_position_embeddings = {}, is {}.",
         n(s.factor),
-        n(reach),
-        n(s.target as f64),
+        tokens(reach),
+        tokens(s.target as f64),
         if ratio > 1.0 + 1e-12 { format!("{}× that", n((ratio * 100.0).round() / 100.0)) } else { "within that".to_string() },
     ));
     out.push(match worst {
@@ -98,7 +109,13 @@ pub fn Walkthrough(planes: Memo<Option<Vec<PlaneStretch>>>, overshoot: Signal<Op
         low_freq: s.low_freq,
         high_freq: s.high_freq,
     });
-    let loaded = lab.select(|s| s.preset == Some(PRESET) && s.scaling == ScalingMethod::Llama3);
+    // Whether the rope settings are the preset's (loading it again would change none of them).
+    let loaded = lab.select(|s| {
+        let mut preset = s.clone();
+        preset.apply(Change::Preset(PRESET));
+        (preset.base, preset.dim, preset.target_context(), preset.scaling_params())
+            == (s.base, s.dim, s.target_context(), s.scaling_params())
+    });
     let text = move || {
         let s = settings.get();
         if s.method != ScalingMethod::Llama3 {
@@ -121,7 +138,7 @@ pub fn Walkthrough(planes: Memo<Option<Vec<PlaneStretch>>>, overshoot: Signal<Op
             "extended)."
         </p>
         <p class="explain" hidden=move || loaded.get()>
-            "This walk-through follows Llama 3.1 8B's settings (rope_type llama3): "
+            "This walk-through follows Llama 3.1 8B's settings (rope_type llama3), which are not all in effect now: "
             <button type="button" class="load-walkthrough" data-testid="scaling-walkthrough-load"
                 on:click=move |_| lab.apply(Change::Preset(PRESET))>"load Llama 3.1 8B"</button>
         </p>

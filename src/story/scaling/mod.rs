@@ -200,7 +200,7 @@ pub fn ScalingWidget() -> impl IntoView {
         let n = crate::charts::format::short_number;
         format!(
             "With factor = {} and orig = {}, a plane divided by the whole factor stays within the angles of training up \
-             to factor × orig = {} tokens; the target, {}, is {}. ",
+             to about factor × orig = {} tokens; the target, {}, is {}. ",
             n(factor),
             tokens(orig as f64),
             tokens(limit),

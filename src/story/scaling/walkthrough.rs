@@ -76,7 +76,7 @@ fn bands(s: &Settings, planes: &[PlaneStretch], worst: Option<(f64, usize)>) -> 
     let ratio = s.target as f64 / reach;
     out.push(format!(
         "A plane divided by the factor reaches at position p the angle it reached at p/{}, so it stays within the angles of \
-         training up to factor × orig = {} tokens. The target, max_position_embeddings = {}, is {}.",
+         training up to about factor × orig = {} tokens. The target, max_position_embeddings = {}, is {}.",
         n(s.factor),
         tokens(reach),
         tokens(s.target as f64),
@@ -126,7 +126,7 @@ pub fn Walkthrough(planes: Memo<Option<Vec<PlaneStretch>>>, overshoot: Signal<Op
     view! {
         <h3>"The one idea, on Llama 3.1"</h3>
         <p class="explain">
-            "A model trained on orig tokens has seen each plane turn only as far as orig·θᵢ. Run it on longer text and "
+            "A model trained on orig tokens has seen each plane turn only about as far as orig·θᵢ. Run it on longer text and "
             "the slow planes (those that never completed a turn within orig) reach angles it never saw, while the fast "
             "ones have turned through every angle many times already. So: interpolate the slow planes (divide their θᵢ, "
             "so that longer text lands on angles seen in training) and keep the fast ones, which tell neighbouring tokens apart."
@@ -147,8 +147,8 @@ pub fn Walkthrough(planes: Memo<Option<Vec<PlaneStretch>>>, overshoot: Signal<Op
         </div>
         <p class="explain">
             "Llama 3.1 itself goes from 8,192 to 131,072 tokens, 16 × orig with factor 8, so its divided planes turn twice "
-            "as far as in training. Its 128K rests on more than the factor: the last stage of its pre-training was on long "
-            "text, raising the training context from 8K to 128K in steps (six, over about 800B tokens, for the 405B model; "
+            "as far as in training. Its 128K rests on more than the factor: the final stages of its pre-training were on "
+            "long text, raising the training context from 8K to 128K in steps (six, over about 800B tokens, for the 405B model; "
             "Llama 3 paper, §3.4.2). The menus and fields below change every setting, the other methods too; the rest "
             "follows under “In detail”."
         </p>

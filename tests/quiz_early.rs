@@ -240,7 +240,7 @@ proptest! {
         let largest = f.iter().copied().fold(0.0, f64::max);
         if largest <= 0.0 {
             prop_assert_eq!(&question.right, "none");
-        } else if f.len() == 1 {
+        } else if f.len() == 1 || f.iter().all(|x| *x == largest) {
             let lambda = TAU / f[0];
             let shown: f64 = question.right.trim_end_matches(" tokens").replace(',', "").replace('−', "-").parse().unwrap_or(f64::NAN);
             prop_assert!((shown - lambda).abs() <= 1e-2 * lambda, "{} against {}", question.right, lambda);
@@ -252,4 +252,21 @@ proptest! {
             }
         }
     }
+}
+
+/// Ties: a plane tied with the fastest is not offered as a wrong choice; every plane tied asks
+/// for the wavelength instead (one choice of plane would be no question).
+#[test]
+fn first_turn_with_ties() {
+    let question = first_turn(&[0.1, 1.0, 1.0, 0.01]);
+    well_formed(&question);
+    assert_eq!(question.right, "1");
+    assert!(question.choices.iter().all(|(v, _)| v != "2"), "{:?}", question.choices);
+    assert!(question.why.contains("Plane 2 has the same θᵢ"), "{}", question.why);
+    let question = first_turn(&[0.5, 0.5, 0.5]);
+    well_formed(&question);
+    assert_eq!(question.right, format!("{} tokens", rope_lab::charts::format::short_number(TAU / 0.5)));
+    let question = first_turn(&[2.0]);
+    well_formed(&question);
+    assert!(question.ask.contains("d = 2"), "{}", question.ask);
 }

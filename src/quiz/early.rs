@@ -207,7 +207,7 @@ pub fn shift_both(v: &Vectors, m: i64, n: i64, shift: i64) -> Question {
         (_, Some(_), Some(_)) => "nothing",
     };
     let say = |name: &str, still: Option<&str>| match still {
-        None => format!("{name} has a non-zero pair on a plane that turns, so R·{name} changes"),
+        None => format!("{name} has a non-zero part on a plane that turns, so {name} rotated changes"),
         Some(why) => format!("{name} {why}, so it stays"),
     };
     let score = match trend {
@@ -269,8 +269,12 @@ pub fn first_turn(inv_freq: &[f64]) -> Question {
     let theta = inv_freq[first];
     let lambda = TAU / theta;
     let within = if lambda < 1.0 { " (less than one token: a single step of m turns it more than once)" } else { "" };
-    if planes <= 1 {
-        // d = 2: one plane, so "which plane" would have one choice. Ask how long its turn takes.
+    // Planes tied with the first (LongRoPE's factors can make two equal) would be right too:
+    // they are left out of the choices, and the why names them.
+    let tied: Vec<usize> = (0..planes).filter(|i| *i != first && inv_freq[*i] == theta).collect();
+    if planes <= 1 || tied.len() + 1 == planes {
+        // d = 2 (one plane), or every plane tied: "which plane" would have one choice. Ask how
+        // long the turn takes.
         let options = [TAU / theta, 1.0 / theta, std::f64::consts::PI / theta, theta];
         let mut values: Vec<f64> = Vec::new();
         for value in options {
@@ -280,23 +284,34 @@ pub fn first_turn(inv_freq: &[f64]) -> Question {
         }
         values.sort_by(f64::total_cmp);
         let label = |v: f64| format!("{} tokens", short_number(v));
+        let ask = if planes <= 1 {
+            format!("At d = 2 the head has one plane, plane 0, turning by θ₀ = {} rad per token.", short_number(theta))
+        } else {
+            format!("Here every plane turns by the same θᵢ = {} rad per token.", short_number(theta))
+        };
         return Question {
-            ask: format!(
-                "At d = 2 the head has one plane, plane 0, turning by θ₀ = {} rad per token. After how many tokens does its hand \
-                 complete a full turn?",
-                short_number(theta)
-            ),
+            ask: format!("{ask} After how many tokens does a hand complete a full turn?"),
             choices: values.into_iter().map(|v| (label(v), label(v))).collect(),
             right: label(lambda),
             why: format!(
-                "A full turn is 2π radians, so it takes 2π/θ₀ = {} tokens{within}: the plane's wavelength λ.",
+                "A full turn is 2π radians, so it takes 2π/θ = {} tokens{within}: the plane's wavelength λ.",
                 short_number(lambda)
             ),
         };
     }
-    let mut options = vec![0, planes / 2, planes - 1, first];
+    let mut options: Vec<usize> = [0, planes / 2, planes - 1].into_iter().filter(|i| !tied.contains(i)).collect();
+    options.push(first);
     options.sort_unstable();
     options.dedup();
+    if options.len() < 2 {
+        options.extend((0..planes).filter(|i| *i != first && !tied.contains(i)).take(1));
+        options.sort_unstable();
+    }
+    let ties = match tied.as_slice() {
+        [] => String::new(),
+        [one] => format!(" Plane {one} has the same θᵢ and turns with it; it is not among the choices."),
+        more => format!(" {} other planes have the same θᵢ and turn with it; they are not among the choices.", more.len()),
+    };
     let steady = inv_freq.windows(2).all(|w| w[1] <= w[0]);
     let order = if steady {
         "here θᵢ shrinks as i grows".to_string()
@@ -309,7 +324,7 @@ pub fn first_turn(inv_freq: &[f64]) -> Question {
         right: first.to_string(),
         why: format!(
             "Plane i turns by θᵢ radians per token, so the plane with the largest θᵢ turns first, whatever its index; {order}. \
-             The largest is plane {first}'s, {} rad per token: it completes a turn every 2π/θ = {} tokens{within}.",
+             The largest is plane {first}'s, {} rad per token: it completes a turn every 2π/θ = {} tokens{within}.{ties}",
             short_number(theta),
             short_number(lambda)
         ),

@@ -167,6 +167,33 @@ test('after one visit every chapter works offline, with the values it shows onli
   }
 });
 
+test('a lesson file opened only on the first visit opens offline too', async ({ page, context }) => {
+  // The page reads the file before the worker of a first visit controls it: it must be kept anyway.
+  const copy = site(dist);
+  const lesson = { title: 'Mine, offline', steps: [{ view: '?dim=8&m=3&n=1#clocks', caption: 'Each plane is a clock.' }, { view: '?m=5#clocks', caption: 'Move m.' }] };
+  mkdirSync(join(copy.dir, 'lessons'));
+  writeFileSync(join(copy.dir, 'lessons', 'mine.json'), JSON.stringify(lesson));
+  const server = await serve(copy.dir);
+  try {
+    const link = `${base}?lesson=lessons/mine.json`;
+    await page.goto(link);
+    await expect(page.getByTestId('lesson-caption')).toHaveText('Each plane is a clock.');
+    await storedAll(page, copy.dir, ['lessons/mine.json']);
+    await expect.poll(async () => Object.values(await stored(page)).flat(), { timeout: 30_000 }).toContain(`${base}lessons/mine.json`);
+
+    await context.setOffline(true);
+    await server.stop();
+    await page.goto(link);
+    await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '1/2');
+    await expect(page.getByTestId('lesson-caption')).toHaveText('Each plane is a clock.');
+    await expect(page.getByText('could not be read')).toHaveCount(0);
+  } finally {
+    await context.setOffline(false);
+    await server.stop().catch(() => {});
+    rmSync(copy.root, { recursive: true, force: true });
+  }
+});
+
 test('a new deploy replaces the stored build as a whole, and a broken one replaces nothing', async ({ page, context }) => {
   const copy = site(dist);
   // A deploy with a file that is not the one its worker lists (a half-uploaded deploy).

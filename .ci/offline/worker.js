@@ -41,10 +41,19 @@ addEventListener('activate', (event) => event.waitUntil((async () => {
   await clients.claim();
 })()));
 
-// A page reloaded while a new build waits (see below) asks it to take over.
+// A page reloaded while a new build waits (see below) asks it to take over; a page that read a
+// lesson file before this worker controlled it asks it to keep that file (register.js).
 addEventListener('message', (event) => {
   if (event.data === 'take over') event.waitUntil(skipWaiting().then(() => event.ports[0]?.postMessage('taken')));
+  const keep = event.data?.keep;
+  if (typeof keep === 'string' && isLesson(new URL(keep))) event.waitUntil(lesson(new Request(keep)).catch(() => {}));
 });
+
+/** A lesson file a teacher serves beside the page: a .json under the page's folder, not the build's. */
+function isLesson(url) {
+  const bare = url.origin + url.pathname;
+  return !listed.has(bare) && bare.startsWith(scope) && url.pathname.endsWith('.json');
+}
 
 let handedOver = 0;
 
@@ -58,7 +67,7 @@ addEventListener('fetch', (event) => {
     event.respondWith(open(request));
   } else if (listed.has(bare)) {
     event.respondWith(caches.match(bare, { cacheName }).then((hit) => hit ?? fetch(request)));
-  } else if (bare.startsWith(scope) && url.pathname.endsWith('.json')) {
+  } else if (isLesson(url)) {
     // Lesson files a teacher serves beside the page: the newest when online, the last seen when not.
     event.respondWith(lesson(request));
   }

@@ -60,12 +60,19 @@ fn watch_element<O: Clone + 'static>(
 
 /// Calls `on_size(width, height)` with the element's border-box size in CSS pixels whenever it
 /// changes, starting when it is mounted; stops when the owner is cleaned up.
+///
+/// Called at the next animation frame, not from the observer's own callback: what a size
+/// changes (rows of clock faces made for a width, a canvas' height) would otherwise change the
+/// layout while the browser is still delivering sizes, and it reports "ResizeObserver loop
+/// completed with undelivered notifications" to the window (error trackers record it).
 pub fn observe_size<E>(target: NodeRef<E>, on_size: impl Fn(f64, f64) + 'static)
 where
     E: ElementType,
     E::Output: JsCast + Clone + 'static,
 {
     let on_size = StoredValue::new_local(on_size);
+    // The newest size not yet handed on; a frame is asked for when the first one arrives.
+    let pending = StoredValue::new(None::<(f64, f64)>);
     let callback = move |entries: js_sys::Array| {
         let Some(entry) = entries.iter().last().and_then(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok()) else {
             return;
@@ -75,7 +82,16 @@ where
             Some(size) => (size.inline_size(), size.block_size()),
             None => (entry.content_rect().width(), entry.content_rect().height()),
         };
-        let _ = on_size.try_with_value(|f| f(width, height));
+        let Some(waiting) = pending.try_get_value() else { return };
+        pending.set_value(Some((width, height)));
+        if waiting.is_none() {
+            request_animation_frame(move || {
+                if let Some(Some((width, height))) = pending.try_get_value() {
+                    pending.set_value(None);
+                    let _ = on_size.try_with_value(|f| f(width, height));
+                }
+            });
+        }
     };
     watch(
         target,

@@ -474,7 +474,7 @@ mod frequency_and_heatmap {
         let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
         for expected in [
             "relative bound (1/(d/2))·Σⱼ|Sⱼ| (left axis)",
-            "mean of cos(rθᵢ): q = k with equal-length pairs (right axis)",
+            "mean of cos(rθᵢ): q = k, the same length in every plane (right axis)",
             "this q and k (right axis)",
             "random zero-mean q, k: expected 0 (right axis)",
             "relative bound, base 500000",

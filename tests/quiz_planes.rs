@@ -235,10 +235,11 @@ proptest! {
         let at = |n: f64| if norms > 0.0 { rotated_score(&state, &d, q, k, 0.0, n).abs() / norms } else { 0.0 };
         let (zero, far) = (at(0.0), at(r as f64));
         let gap = (far - zero).abs();
-        // Clearly apart (well beyond rounding) or clearly the same.
-        if gap > 1e-7 * zero.max(far) + 1e-9 {
+        // Clearly apart (well beyond the rounding of angles up to r·θᵢ) or clearly the same.
+        let largest = theta.iter().copied().fold(0.0, f64::max) * r as f64;
+        if gap > 1e-9 * (1.0 + largest) + 1e-10 {
             prop_assert_eq!(&question.right, if far < zero { "yes" } else { "no" });
-        } else if gap <= 1e-12 {
+        } else if gap <= 1e-13 {
             prop_assert_eq!(&question.right, "no");
         }
     }

@@ -159,7 +159,14 @@ pub fn score_decays(rotary: &Rotary, q: &[f64], k: &[f64], r: i64) -> Question {
     }
     let c = cosine_by_distance(rotary, q, k, &[0.0, r as f64]);
     let (at_zero, at_r) = (c[0], c[1]);
-    let trend = Trend::of(at_zero.abs(), at_r.abs());
+    // Apart only beyond rounding, which grows with the largest angle r·θᵢ (cosines are in [−1, 1]).
+    let largest = inv_freq.iter().copied().filter(|t| t.is_finite()).fold(0.0, f64::max) * r.unsigned_abs() as f64;
+    let tolerance = 1e-12 + 16.0 * f64::EPSILON * (1.0 + largest);
+    let trend = match at_r.abs() - at_zero.abs() {
+        gap if gap < -tolerance => Trend::Falls,
+        gap if gap > tolerance => Trend::Rises,
+        _ => Trend::Stays,
+    };
     let bound_trend = match Trend::of(bound_zero, bound_r) {
         Trend::Falls => "lower",
         Trend::Rises => "higher",
@@ -181,7 +188,7 @@ pub fn score_decays(rotary: &Rotary, q: &[f64], k: &[f64], r: i64) -> Question {
         if trend == Trend::Falls { "yes" } else { "no" },
         format!(
             "Its score ÷ |q||k| is {} at 0 and {} at r = {distance}: {pair} at r, while the ceiling is {bound_trend} there. RoFormer's \
-             bound caps |score| for each q and k (Σⱼ|Sⱼ| times their maxᵢ |hᵢ₊₁ − hᵢ|): a ceiling, not the path of one pair. \
+             bound caps |score| for each q and k (Σⱼ|Sⱼ| times their maxᵢ |hᵢ₊₁ − hᵢ|): a ceiling, not the path of one q and k. \
              Move r or the seed and the answer can change.",
             short_number(at_zero),
             short_number(at_r)

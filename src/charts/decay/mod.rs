@@ -23,7 +23,7 @@ pub struct DecayChart {
     pub unscaled: Vec<f64>,
     /// q · R(r) k ÷ (|q||k|) for the current q and k; not drawn when empty.
     pub score: Vec<f64>,
-    /// The mean of cos(r θᵢ): q = k with equal pairs; not drawn when empty.
+    /// The mean of cos(r θᵢ): q = k with the same length in every plane; not drawn when empty.
     pub q_equals_k: Vec<f64>,
     /// The same with xPos's decay, ζᵢ^(r/scale_base)·cos(rθᵢ) averaged; not drawn when empty.
     pub xpos: Vec<f64>,
@@ -61,7 +61,11 @@ impl DecayChart {
             entries.push(LegendEntry::new("random zero-mean q, k: expected 0 (right axis)", style.faded(ZERO_SHARE), Mark::Dashed));
         }
         if q_equals_k {
-            entries.push(LegendEntry::new("mean of cos(rθᵢ): q = k with equal-length pairs (right axis)", style.phasor, Mark::Line));
+            entries.push(LegendEntry::new(
+                "mean of cos(rθᵢ): q = k, the same length in every plane (right axis)",
+                style.phasor,
+                Mark::Line,
+            ));
         }
         if xpos {
             entries.push(LegendEntry::new("xPos: mean of ζᵢ^(r/scale_base)·cos(rθᵢ), key r tokens back (right axis)", style.k, Mark::Line));

@@ -274,8 +274,9 @@ pub fn DecayWidget() -> impl IntoView {
             <p class="explain" node_ref=lead>{move || lead_text.get()}</p>
             <Formula math=formulas::DECAY />
             <p class="explain">
-                "Where the ceiling comes from, in one line (summation by parts, RoFormer section 3.4.3). Plane l adds its pairs of q "
-                "and k at rest as complex numbers, hₗ = q̃ₗ·k̃ₗ* (pairs in the current layout), turned back by r·θₗ; with h_(d/2) = 0 "
+                "Where the ceiling comes from, in one line (summation by parts, RoFormer section 3.4.3). Read q's and k's two "
+                "coordinates in plane l (as the current layout pairs dimensions) as complex numbers q̃ₗ and k̃ₗ: the plane adds "
+                "to the score the real part of hₗ = q̃ₗ·k̃ₗ* turned by −r·θₗ. With h_(d/2) = 0 "
                 "and each phasor written as a difference of running sums, e^(−i·r·θₗ) = S̄ₗ₊₁ − S̄ₗ (S̄ the complex conjugate of S, "
                 "S₀ = 0), regroup:"
             </p>
@@ -342,7 +343,7 @@ pub fn DecayWidget() -> impl IntoView {
                 <Readout testid="decay-bound" label="relative bound at r" value=bound_at_r />
                 <Readout testid="decay-score" label="this q and k at r, ÷ |q||k|"
                     value=Signal::derive(move || at_r.get().map(|(score, _)| score)) />
-                <Readout testid="decay-q-equals-k" label="mean cos(rθᵢ) at r (q = k, equal-length pairs)"
+                <Readout testid="decay-q-equals-k" label="mean cos(rθᵢ) at r (q = k, the same length in every plane)"
                     value=Signal::derive(move || at_r.get().map(|(_, mean_cos)| mean_cos)) />
                 <Show when=move || xpos.get().is_some()>
                     <Readout testid="decay-xpos" label="the same with xPos, key r tokens back"
@@ -374,7 +375,7 @@ pub fn DecayWidget() -> impl IntoView {
                 "Sⱼ = Σ_(l<j) e^(i·r·θₗ) adds the unit phasors of the first j planes. It equals (d/2 + 1)/2 at r = 0, "
                 "where every |Sⱼ| = j, and is never higher. Times (d/2)·maxₗ |hₗ₊₁ − hₗ| it bounds this q and k's |score| "
                 "(folded below). On the right axis are scores: this q and k's, divided by |q||k|, and the pink curve, the mean "
-                "of cos(rθᵢ), which is the score of q = k only when every pair of q has the same length."
+                "of cos(rθᵢ), which is the score of q = k only when q has the same length in every plane."
             </p>
             <details class="lists decay-second">
             <summary>"The bound on the score itself, for this q and k"</summary>

@@ -265,12 +265,12 @@ pub fn DecayWidget() -> impl IntoView {
 
     view! {
         <WidgetCard id=ID title=TITLE explain="Does attention fade with distance? Not necessarily. RoFormer (section 3.4.3) proves a \
-            ceiling on |score| that is highest at r = n − m = 0: farther out the planes' phasors e^(i·r·θᵢ) point different ways and \
-            their sums shrink. A ceiling, not a forecast: the score of a given q and k need not fall under it, and for random q and \
-            k, independent and zero-mean, the expected score is 0 at every distance. That is fine: RoPE does not need decay to work. \
-            Barbero et al. (2024, “Round and round we go! What makes Rotary Positional Encodings useful?”) argue that decay is not \
-            why RoPE works: trained models use the fast planes to build positional attention patterns and the slow, nearly still \
-            planes to carry meaning.">
+            ceiling on |score| that is highest at r = n − m = 0, where every plane's phasor e^(i·r·θᵢ) is 1; farther out, planes \
+            that turn at different speeds point different ways, and the sums of their phasors shrink. A ceiling, not a forecast: \
+            the score of a given q and k stays under it but need not fall with distance, and for random q and k, independent and \
+            zero-mean, the expected score is 0 at every distance. That is fine: Barbero et al. (2024, “Round and round we go! What \
+            makes Rotary Positional Encodings useful?”) argue that decay is not why RoPE works: trained models use the fast planes \
+            to build positional attention patterns and the slow, nearly still planes to carry meaning.">
             <p class="explain" node_ref=lead>{move || lead_text.get()}</p>
             <Formula math=formulas::DECAY />
             <p class="explain">

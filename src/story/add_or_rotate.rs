@@ -154,8 +154,10 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                 "Until here the examples used the tiny attention of the first chapter: five words, d = 8, fixed "
                 "weights. From here on q and k are one query and one key of d numbers each (d = " {move || dim.get()}
                 ", the head dimension set in the panel), drawn at random from the seed (the rotation lab, two "
-                "chapters on, lets you choose them): one pair of vectors, so that every number below is one score, "
-                "of a head's real size, so that no plane is special."
+                "chapters on, lets you choose them). Why the switch: one query and one key make each score a "
+                "single number to follow, and random vectors of the panel's d (64 by default) show what any q and k "
+                "do, not what four planes and five fixed words happen to do: no plane is special. The end of this "
+                "chapter goes back to the tiny attention, to look at v."
             </p>
             <p class="explain">
                 "R(m)q is q rotated to position m: each plane i of q turned by the angle m·θᵢ (its matrix is in "

@@ -60,7 +60,15 @@ test('planes-turning: the answer is the readout, and follows the base', async ({
   await page.getByLabel('exact value of the base b').fill('1000000');
   await page.getByLabel('exact value of the base b').press('Enter');
   await expect.poll(() => value(page, 'planes-turning')).toBeLessThan(turning);
+  // Another base, another answer: the reader's pick and the verdict were for the old question,
+  // so both are gone (no "Not quite" about a question never answered) until they answer again.
+  await expect(group).not.toHaveAttribute('data-value', /./);
+  await expect(feedback).toHaveText('');
+  await expect(group.getByRole('radio').and(page.locator(':checked'))).toHaveCount(0);
+  await expect(group.locator('xpath=..').getByRole('button', { name: 'Check', exact: true })).toBeDisabled();
+  await group.locator('xpath=..').getByRole('button', { name: 'Show the answer' }).click();
   await expect(group).toHaveAttribute('data-value', String(await value(page, 'planes-turning')));
+  await expect(feedback).toContainText(`The answer: ${await value(page, 'planes-turning')}.`);
 });
 
 test('answers computed from the state: bits, bf16, RoPE against added codes', async ({ page }) => {

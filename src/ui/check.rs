@@ -33,31 +33,37 @@ pub fn Check(
 ) -> impl IntoView {
     SHEET.with_borrow_mut(|sheet| sheet.push((name, ask.clone())));
     on_cleanup(move || SHEET.with_borrow_mut(|sheet| sheet.retain(|(n, _)| *n != name)));
-    let picked = RwSignal::new(None::<String>);
-    let checked = RwSignal::new(false);
+    // What the reader picked and whether they asked for the verdict, each for the question as
+    // it was asked then (its `asked` key): once the state changes the question, its wording,
+    // choices or right answer, both lapse, so no verdict speaks of a question nobody answered.
+    let picked = RwSignal::new(None::<(u64, String)>);
+    let checked = RwSignal::new(None::<u64>);
     // Computed while near the screen or answered: a question nobody looks at costs no slider step.
     let group = NodeRef::<leptos::html::Fieldset>::new();
     let near = use_in_view(group);
-    let question = while_in_view(Signal::derive(move || near.get() || checked.get()), move || ask());
+    let question = while_in_view(Signal::derive(move || near.get() || checked.with(Option::is_some)), move || ask());
+    let asked = Memo::new(move |_| question.with(asked_key));
+    let pick = move || picked.with(|p| p.as_ref().filter(|(key, _)| *key == asked.get()).map(|(_, value)| value.clone()));
+    let answered = move || checked.get() == Some(asked.get());
     let testid = format!("check-{name}");
     let legend = format!("{testid}-ask");
     let labelled_by = legend.clone();
     // The question and its choices, drawn afresh when the question changes (not when the reader
     // picks, which would take the focus from the radio under their arrow keys).
     let choices = move || {
-        let now = picked.get_untracked();
+        let now = untrack(pick);
         question.with(|q| {
             let choices = q
                 .choices
                 .iter()
                 .map(|(value, label)| {
-                    let (pick, right) = (value.clone(), *value == q.right);
+                    let (choice, right) = (value.clone(), *value == q.right);
                     view! {
-                        <label class="check-choice" class:right=move || right && checked.get()>
+                        <label class="check-choice" class:right=move || right && answered()>
                             <input type="radio" name=name value=value.clone() prop:checked=now.as_ref() == Some(value)
                                 on:change=move |_| {
-                                    picked.set(Some(pick.clone()));
-                                    checked.set(false);
+                                    picked.set(Some((asked.get_untracked(), choice.clone())));
+                                    checked.set(None);
                                 } />
                             " " {label.clone()}
                         </label>
@@ -71,10 +77,10 @@ pub fn Check(
         })
     };
     let verdict = move || {
-        checked.get().then(|| {
+        answered().then(|| {
             question.with(|q| {
                 let right = q.right_label();
-                let verdict = match picked.get() {
+                let verdict = match pick() {
                     Some(p) if p == q.right => "Right.".to_string(),
                     Some(_) => format!("Not quite: {right}."),
                     None => format!("The answer: {right}."),
@@ -83,21 +89,29 @@ pub fn Check(
             })
         })
     };
+    let check = move |_| checked.set(Some(asked.get_untracked()));
     view! {
         <div class="check">
             <fieldset node_ref=group data-testid=testid role="radiogroup" aria-labelledby=labelled_by
-                data-value=move || checked.get().then(|| question.with(|q| q.right.clone()))>
+                data-value=move || answered().then(|| question.with(|q| q.right.clone()))>
                 {choices}
             </fieldset>
             <div class="check-actions">
-                <button type="button" class="button-small" disabled=move || picked.with(Option::is_none)
-                    on:click=move |_| checked.set(true)>"Check"</button>
-                <button type="button" class="button-small" hidden=checked
-                    on:click=move |_| checked.set(true)>"Show the answer"</button>
+                <button type="button" class="button-small" disabled=move || pick().is_none() on:click=check>"Check"</button>
+                <button type="button" class="button-small" hidden=answered on:click=check>"Show the answer"</button>
             </div>
             <p class="check-feedback" role="status" aria-live="polite">{verdict}</p>
         </div>
     }
+}
+
+/// What makes a question another one: its wording, its choices and its right answer (not its
+/// why, whose numbers may follow the state while the answer holds).
+fn asked_key(q: &Question) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (&q.ask, &q.choices, &q.right).hash(&mut hasher);
+    hasher.finish()
 }
 
 /// On paper, after the last chapter: every question of the page with its answer for the state

@@ -195,9 +195,12 @@ pub fn FrequenciesWidget() -> impl IntoView {
                 <Readout testid="planes-turning" label="planes that turn within the context" integer=true
                     value=Signal::derive(move || Some(counts.get().0 as f64))
                     text=Signal::derive(move || format!("{} of {}", counts.get().0, counts.get().0 + counts.get().1))
-                    hint=move || format!(
-                        "{} never complete a turn in {} tokens: positions 0 to {} turn a plane by at most {}·θᵢ",
-                        counts.get().1, context.get(), context.get().saturating_sub(1), context.get().saturating_sub(1)) />
+                    hint=move || {
+                        let (still, length) = (counts.get().1, context.get());
+                        let verb = if still == 1 { "completes" } else { "complete" };
+                        let last = length.saturating_sub(1);
+                        format!("{still} never {verb} a turn in {length} tokens: positions 0 to {last} turn a plane by at most {last}·θᵢ")
+                    } />
                 <Readout testid="slowest-wavelength" label="slowest wavelength (tokens)" value=slowest
                     hint=slowest_hint />
             </div>

@@ -33,7 +33,7 @@ pub fn VectorEditor() -> impl IntoView {
         })
     });
     let layout = lab.select(|s| s.layout);
-    // (r, d): how many leading dimensions rotate (all of them unless partial rotary or p-RoPE
+    // (rotating, d): how many leading dimensions rotate (all of them unless partial rotary or p-RoPE
     // says otherwise), and the head dimension.
     let rotating = lab.select_derived(|d| (d.frequencies.rotary_dim, d.vectors.rotary.dim()));
     // The strip's d cells are rebuilt with d, the layout and the selection: only while the strip
@@ -90,9 +90,8 @@ pub fn VectorEditor() -> impl IntoView {
                         Layout::Interleaved => "interleaved: plane i pairs dimensions 2i and 2i+1".to_string(),
                         Layout::Half if r == d => "rotate_half: plane i pairs dimensions i and i + d/2".to_string(),
                         Layout::Half => format!(
-                            "rotate_half over the first r = {r} of the d = {d} dimensions, the ones that rotate: plane i pairs \
-                             dimensions i and i + r/2 = i + {} for i < {}; the planes after pair the remaining dimensions, which do \
-                             not turn",
+                            "rotate_half over the first {r} of the d = {d} dimensions, the ones that rotate: plane i pairs \
+                             dimensions i and i + {} for i < {}; the planes after pair the remaining dimensions, which do not turn",
                             r / 2,
                             r / 2
                         ),

@@ -196,6 +196,22 @@ test("a teacher's lesson file plays; a broken one and a missing one say what is 
   await expect(page.locator('.lesson-bar')).toHaveCount(0);
   expect(await m(page)).toBe(5);
   await expect(page.getByTestId('dog-output-gap')).toHaveAttribute('data-value', /\d/);
+  // While the notice stands the address still asks for the lesson: mend the file, reload, and it plays.
+  await expect(page).toHaveURL(/[?&]lesson=lessons%2Fbroken\.json/);
+  await page.unroute('**/lessons/broken.json');
+  await page.route('**/lessons/broken.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(lesson) }));
+  await page.reload();
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '1/3');
+  await expect(page.getByTestId('notice')).toHaveCount(0);
+  // Closing a failed lesson's notice lets the address go.
+  await page.unroute('**/lessons/broken.json');
+  await page.route('**/lessons/broken.json', (route) => route.fulfill({ contentType: 'application/json', body: '{' }));
+  await page.goto('/?lesson=lessons/broken.json&m=5');
+  await expect(page.getByTestId('notice')).toContainText('not a lesson');
+  await expect(page).toHaveURL(/lesson=/);
+  await page.getByTestId('notice').getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page).not.toHaveURL(/lesson=/);
+  expect(await m(page)).toBe(5);
 
   // A file that is not there: the browser itself reports the 404, and nothing else is wrong.
   const other = await browser.newPage();

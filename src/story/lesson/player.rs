@@ -13,15 +13,32 @@ use crate::dom::keys::{typing_in, within};
 use crate::dom::page::{set_document_flag, set_url_tail};
 use crate::lab::Lab;
 use crate::state::lesson::{step_index, Lesson, LessonSource};
+use crate::state::query::encode;
 use crate::state::Notice;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// Says why the lesson cannot play, and the page goes on without it.
-fn give_up(lab: Lab, lessons: Lessons, message: String) {
+/// Says why the lesson cannot play, and the page goes on without it. The address keeps what it
+/// asked for (`lesson=`, `step=`) while the notice stands, so that a reload, once the file is
+/// mended, tries again ([`super::LessonPart`] drops it with the notice).
+fn give_up(lab: Lab, lessons: Lessons, message: String, asked: String) {
     lab.notices.update(|all| all.push(Notice { param: "lesson", message, in_effect: String::new() }));
+    KEPT.with(|kept| *kept.borrow_mut() = asked);
     lessons.playing.set(0);
+}
+
+thread_local! {
+    /// The address's tail of a lesson that could not play, kept once its player is gone.
+    static KEPT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// What the address says of the lesson asked for: `lesson=…` and the step, if one was named.
+fn asked_tail(lesson: &str, step: Option<&str>) -> String {
+    match step {
+        Some(step) => format!("lesson={}&step={}", encode(lesson), encode(step)),
+        None => format!("lesson={}", encode(lesson)),
+    }
 }
 
 /// Reads a lesson file beside the page: its text, or why not.
@@ -62,19 +79,23 @@ pub fn Player() -> impl IntoView {
     match lessons.take() {
         Some(Playing::Named { lesson, step }) => match LessonSource::parse(&lesson) {
             Ok(source) => {
+                let asked = asked_tail(&lesson, step.as_deref());
                 stepper.source.set_value(Some(source.text().to_string()));
                 match source {
                     LessonSource::Intro => start(Lesson::intro(), step),
                     LessonSource::File(path) => leptos::task::spawn_local(async move {
                         match fetch_lesson(&path).await {
                             Ok(lesson) => start(lesson, step),
-                            Err(message) => give_up(lab, lessons, message),
+                            Err(message) => give_up(lab, lessons, message, asked),
                         }
                     }),
                 }
             }
             // Not while the player is being made: the lesson ends a moment later.
-            Err(message) => leptos::task::spawn_local(async move { give_up(lab, lessons, message) }),
+            Err(message) => {
+                let asked = asked_tail(&lesson, step.as_deref());
+                leptos::task::spawn_local(async move { give_up(lab, lessons, message, asked) })
+            }
         },
         Some(Playing::Built(lesson)) => start(lesson, None),
         None => {}
@@ -83,7 +104,7 @@ pub fn Player() -> impl IntoView {
     let leave = move || lessons.playing.set(0);
     on_cleanup(move || {
         set_document_flag("data-lesson", false);
-        set_url_tail(String::new());
+        set_url_tail(KEPT.with(|kept| kept.take()));
         write_address(lab, window().location().hash().ok().as_deref().and_then(|h| h.strip_prefix('#')).filter(|h| !h.is_empty()));
     });
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {

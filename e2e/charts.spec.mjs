@@ -231,7 +231,7 @@ test('out of view, charts wait for the reader; readable values and descriptions 
   await page.keyboard.press('ArrowRight');
   const q = page.getByTestId('q-rot');
   await expect.poll(async () => (await q.getAttribute('data-value')).split(',').length).toBe(10);
-  await page.getByText('The vectors: q and k rotated').click();
+  await page.getByText('The vectors: q rotated to m').click();
   // Seen: the click may leave the opened list just below the screen's band (the summary scrolled
   // to the bottom edge), where its text rightly waits.
   await q.scrollIntoViewIfNeeded();

@@ -56,6 +56,9 @@ test('every embedded widget links back to the whole explainer at its chapter, in
   await full.waitForLoadState();
   expect(full.url()).toMatch(/\/\?m=8#scores$/);
   await expect(full.locator('.site-header, header').first()).toBeVisible();
+  // The scores view is embed only: its lists sit in the rotation lab, whose part the link fetches
+  // at once (a reader who does not scroll is taken there).
+  await expect(full.locator('#scores')).toBeInViewport({ timeout: 10_000 });
   await full.close();
 });
 

@@ -116,6 +116,7 @@ pub fn scroll_to_hash() {
     use std::sync::Arc;
     let hash = window().location().hash().unwrap_or_default();
     let Some(id) = hash.strip_prefix('#').filter(|id| !id.is_empty()).map(str::to_string) else { return };
+    crate::story::fetch_part_of(&id);
     let stop = Arc::new(AtomicBool::new(false));
     let listeners: Vec<WindowListenerHandle> = vec![
         window_event_listener(leptos::ev::wheel, {

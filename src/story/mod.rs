@@ -63,6 +63,18 @@ pub fn fetch_all() {
     parts::request_all();
 }
 
+/// In the split build: fetches the part holding the chapter `id` names, if it is one (a deep link
+/// such as `#scores`, whose readouts now sit in the rotation lab, must not wait for the reader to
+/// scroll there). Elsewhere, nothing.
+pub fn fetch_part_of(id: &str) {
+    #[cfg(split)]
+    if let Some(widget) = find(id) {
+        parts::request(widget.part);
+    }
+    #[cfg(not(split))]
+    let _ = id;
+}
+
 /// In the split build: the focus entering a chapter (the Tab key, a click on a control) fetches
 /// the part of the chapter after it, so that Tab moves on into it rather than past placeholders;
 /// printing fetches every part (the print itself cannot wait: a chapter still on its way says on
@@ -130,6 +142,19 @@ pub fn references() -> AnyView {
 pub fn LessonViews(lessons: lesson::Lessons) -> impl IntoView {
     provide_context(lessons);
     let wanted = move || lessons.playing.get() != 0 || lessons.editing.get() != 0;
+    // A lesson that could not play left `lesson=` in the address while its notice stands (the
+    // player's give_up); once the notice is closed, the address lets it go.
+    let lab = crate::lab::use_lab();
+    Effect::new(move |_| {
+        use crate::dom::page::{replace_address, set_url_tail, with_tail};
+        let said = lab.notices.with(|all| all.iter().any(|n| n.param == "lesson"));
+        if !said && lessons.playing.get() == 0 && !with_tail(String::new()).is_empty() {
+            set_url_tail(String::new());
+            let hash = window().location().hash().unwrap_or_default();
+            let chapter = hash.strip_prefix('#').filter(|h| !h.is_empty());
+            replace_address(&lab.state.with_untracked(|s| s.to_query()), chapter);
+        }
+    });
     view! {
         <Show when=wanted>
             {part_view(Part::Lesson, 0, false, "Loading the lesson…", Box::new(|_, status| status))}

@@ -69,16 +69,6 @@ impl Lessons {
 #[component]
 pub fn LessonPart() -> impl IntoView {
     let lessons = expect_context::<Lessons>();
-    let lab = expect_context::<crate::lab::Lab>();
-    // A lesson that could not play left `lesson=` in the address (the player's give_up): once
-    // its notice is closed, the address lets it go.
-    Effect::new(move |_| {
-        let said = lab.notices.with(|all| all.iter().any(|n| n.param == "lesson"));
-        if !said && lessons.playing.get() == 0 && !crate::dom::page::with_tail(String::new()).is_empty() {
-            crate::dom::page::set_url_tail(String::new());
-            stepper::write_address(lab, window().location().hash().ok().as_deref().and_then(|h| h.strip_prefix('#')).filter(|h| !h.is_empty()));
-        }
-    });
     // The bar, the editor, the handout: styled by a sheet of their own.
     let styled = crate::dom::style::style_sheet("assets/lesson.css");
     view! {

@@ -242,6 +242,11 @@ test('6. the complex stepper ends on the plane share the clocks show', async ({ 
   const complex = chapter(page, 'complex');
   for (let i = 0; i < 4; i++) await complex.getByRole('button', { name: 'Next ▶' }).click();
   await expect(complex.getByText('Step 5 of 5')).toBeVisible();
+  // Turning q and k multiplies the whole complex number: (a ± bj)·e^(j·φ), never a ± bj·e^(j·φ).
+  for (const step of [1, 2]) {
+    const text = await complex.locator('.step').nth(step).locator('math').textContent();
+    expect(text, `step ${step + 1}`).toMatch(/=\([^()=]+j\)·e/);
+  }
   await expect(complex.locator('.step').nth(4)).toBeVisible();
   expect(close(await value(page, 'complex-share'), await value(page, 'plane-contribution'), 1e-12)).toBe(true);
 });

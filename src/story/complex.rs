@@ -109,13 +109,14 @@ pub fn ComplexWidget() -> impl IntoView {
                      <mspace width=\"1em\"/>{k}<mo>=</mo>{}",
                     complex(s.zq.0, s.zq.1), complex(s.zk.0, s.zk.1), a = s.dims.0, b = s.dims.1
                 ),
+                // The product in parentheses: a + bj · e^(jφ) would read as a + (bj·e^(jφ)).
                 1 => format!(
-                    "{q}{}<mo>=</mo>{}<mo>·</mo>{}<mo>=</mo>{}",
+                    "{q}{}<mo>=</mo><mo>(</mo>{}<mo>)</mo><mo>·</mo>{}<mo>=</mo>{}",
                     exp(&format!("<mi>j</mi><mi>m</mi>{theta}")), complex(s.zq.0, s.zq.1),
                     exp(&format!("<mi>j</mi><mo>·</mo>{}", mn(s.m as f64 * s.theta))), complex(s.zq_m.0, s.zq_m.1)
                 ),
                 2 => format!(
-                    "{k}{}<mo>=</mo>{}<mo>·</mo>{}<mo>=</mo>{}",
+                    "{k}{}<mo>=</mo><mo>(</mo>{}<mo>)</mo><mo>·</mo>{}<mo>=</mo>{}",
                     exp(&format!("<mi>j</mi><mi>n</mi>{theta}")), complex(s.zk.0, s.zk.1),
                     exp(&format!("<mi>j</mi><mo>·</mo>{}", mn(s.n as f64 * s.theta))), complex(s.zk_n.0, s.zk_n.1)
                 ),

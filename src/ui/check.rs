@@ -111,7 +111,9 @@ fn asked_key(q: &Question) -> u64 {
     // FNV-1a over the three, each ended by a byte no text holds: a few instructions, where
     // std's SipHash would add its code to the page's first download.
     let texts = std::iter::once(&q.ask).chain(q.choices.iter().flat_map(|(value, label)| [value, label])).chain([&q.right]);
-    texts.flat_map(|t| t.bytes().chain([0xff])).fold(0xcbf2_9ce4_8422_2325, |hash: u64, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
+    texts
+        .flat_map(|t| t.bytes().chain([0xff]))
+        .fold(0xcbf2_9ce4_8422_2325, |hash: u64, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// On paper, after the last chapter: every question of the page with its answer for the state

@@ -337,3 +337,39 @@ fn python_export_reads_back_as_the_same_settings() {
         assert!(python.contains("ROPE_INIT_FUNCTIONS") || python.contains("inv_freq = 1.0 /"), "{python}");
     }
 }
+
+#[test]
+fn a_rope_block_pasted_with_its_key_says_what_it_leaves_too() {
+    // Llama 3.1's block as it sits in config.json, key and all: it names no base, head size or
+    // layout, so the lab's stay, and the reading says so (it once mixed in silently).
+    let keyed = r#""rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"},"#;
+    let mut state = LabState::from_query("base=10000&dim=64&layout=interleaved").state;
+    let reading = read_config(keyed).unwrap();
+    assert!(
+        reading.skipped.iter().any(|s| s.starts_with("a rope_scaling block alone has no rope_theta or head_dim")),
+        "{:?}",
+        reading.skipped
+    );
+    state.apply_config(&reading);
+    assert_eq!((state.base, state.dim, state.layout, state.scaling), (10000.0, 64, Layout::Interleaved, ScalingMethod::Llama3));
+    // With its base beside it: only the head and the layout are left as they were.
+    let reading = read_config(&format!("{keyed} \"rope_theta\": 500000.0")).unwrap();
+    assert!(reading.skipped.iter().any(|s| s.contains("has no head_dim:") && !s.contains("rope_theta")), "{:?}", reading.skipped);
+    // A model's config says its layout, and the reading says which it took.
+    let reading = read_config(r#"{"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 500000.0}"#).unwrap();
+    assert!(reading.read.iter().any(|r| r.contains("rotate_half")), "{:?}", reading.read);
+    let mut state = LabState::from_query("layout=interleaved").state;
+    state.apply_config(&reading);
+    assert_eq!((state.dim, state.layout), (128, Layout::Half));
+}
+
+#[test]
+fn a_pasted_deepseek_config_says_its_rope_is_decoupled() {
+    // As the preset's note says it: d is the part of each query and key RoPE turns.
+    let text = include_str!("../src/state/presets/deepseek-v3.json");
+    let reading = read_config(text).unwrap();
+    let said = reading.read.iter().find(|r| r.contains("decoupled RoPE")).unwrap_or_else(|| panic!("{:?}", reading.read));
+    let v: Value = serde_json::from_str(text).unwrap();
+    assert!(said.contains(&format!("{}-dimension part", v["qk_rope_head_dim"])), "{said}");
+    assert!(said.contains(&format!("{} dimensions without position", v["qk_nope_head_dim"])), "{said}");
+}

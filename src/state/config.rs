@@ -163,11 +163,24 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
     if let Some(p) = r.first_number(&partial) {
         r.changes.push(Change::Partial(p));
     }
-    if whole {
+    // A model's own fields: without them (a rope block pasted with its key, a base and a
+    // length) nothing says the head's size or its layout, and both stay as they are.
+    let model = ["hidden_size", "head_dim", "num_attention_heads", "qk_rope_head_dim", "model_type"].iter().any(|k| root.get(k).is_some());
+    if whole && model {
         // The head dimension (its rotary part where the model splits it).
         if let Some(v) = root.get("qk_rope_head_dim") {
             if let Some(d) = r.number("qk_rope_head_dim", v) {
                 r.changes.push(Change::Dim(count(d)));
+                // As the DeepSeek-V3 preset says it: d is the part RoPE turns, not the head.
+                let beside = root
+                    .get("qk_nope_head_dim")
+                    .and_then(Json::as_f64)
+                    .map_or_else(String::new, |n| format!(", beside {} dimensions without position (qk_nope_head_dim)", fmt_number(n)));
+                r.read.push(format!(
+                    "decoupled RoPE (multi-head latent attention): RoPE turns a separate {}-dimension part of each query and key{beside}; \
+                     d here is that part",
+                    fmt_number(d)
+                ));
             }
         } else if let Some(v) = root.get("head_dim").filter(|v| **v != Json::Null) {
             if let Some(d) = r.number("head_dim", v) {
@@ -197,7 +210,14 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
                 r.read.push("model_type = \"deepseek_v3\": rope_interleave defaults to true, interleaved pairs".into());
                 r.changes.push(Change::Layout(Layout::Interleaved));
             }
-            _ => r.changes.push(Change::Layout(Layout::Half)),
+            Some(Json::Bool(false)) => {
+                r.read.push("rope_interleave = false: rotate_half, dimension i with i + d/2".into());
+                r.changes.push(Change::Layout(Layout::Half));
+            }
+            _ => {
+                r.read.push("no rope_interleave: transformers' rotate_half, dimension i with i + d/2".into());
+                r.changes.push(Change::Layout(Layout::Half));
+            }
         }
     }
 
@@ -208,11 +228,17 @@ pub fn read_config(text: &str) -> Result<ConfigReading, JsonError> {
     // with its other fields, once.)
     let top_original =
         root.get("original_max_position_embeddings").filter(|_| whole).and_then(|v| r.number("original_max_position_embeddings", v));
-    if !whole {
+    if !model {
+        // Said whether the block came with its key ("rope_scaling": {…}) or without.
+        let alone = match nested {
+            Some((key, _)) => format!("a {key} block alone"),
+            None if whole => "the text pasted".to_string(),
+            None => "a rope block alone".to_string(),
+        };
         r.skipped.push(if r.changes.iter().any(|c| matches!(c, Change::Base(_))) {
-            "a rope block alone has no head_dim: the head dimension stays as it is".into()
+            format!("{alone} has no head_dim: the head dimension and the layout stay as they are")
         } else {
-            "a rope block alone has no rope_theta or head_dim: the base and the head dimension stay as they are".into()
+            format!("{alone} has no rope_theta or head_dim: the base, the head dimension and the layout stay as they are")
         });
     }
 

@@ -229,6 +229,27 @@ test("a teacher's lesson file plays; a broken one and a missing one say what is 
   await expect(page.locator('.lesson-bar')).toHaveCount(0);
 });
 
+test('"Add this view" takes the chapter the teacher worked in, even from the header, and the step\'s chapter can be changed', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?dim=8');
+  // Set up the rotation lab, then scroll back up to the header (it is not sticky) to make a lesson.
+  await page.locator('#clocks').scrollIntoViewIfNeeded();
+  const lab = page.locator('[data-widget="clocks"]:not(.widget-loading)');
+  await lab.getByRole('button', { name: 'shift both right' }).click();
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.getByRole('button', { name: 'Make a lesson' }).click();
+  const editor = page.getByTestId('lesson-editor');
+  await editor.getByRole('button', { name: 'Add this view to a lesson' }).click();
+  await expect(editor.locator('.lesson-editor-view')).toHaveText([/#clocks$/]);
+  const chapter = editor.getByLabel('Chapter of step 1');
+  await expect(chapter).toHaveValue('clocks');
+  await chapter.selectOption('frequencies');
+  await expect(editor.locator('.lesson-editor-view')).toHaveText([/#frequencies$/]);
+  await chapter.selectOption('');
+  await expect(editor.locator('.lesson-editor-view')).not.toHaveText([/#/]);
+  await editor.getByRole('button', { name: 'Clear' }).click();
+});
+
 test('"Make a lesson": "Add this view to a lesson" collects views into a lesson file that plays', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/?dim=8&m=3&n=1');

@@ -127,7 +127,7 @@ test('pasting a config: whole, a rope block, fields it cannot use, invalid JSON'
   // A value it corrects is said after what was read, as its own sentence.
   await box.fill('{"rope_theta": -3, "head_dim": 64}');
   await apply.click();
-  await expect(report).toContainText('Read: rope_theta = -3; head_dim = 64. base -3');
+  await expect(report).toContainText("Read: rope_theta = -3; head_dim = 64; no rope_interleave: transformers' rotate_half, dimension i with i + d/2. base -3");
 
   // What it cannot use is named, with why.
   await box.fill('{"rope_theta": 1000000, "head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}');

@@ -71,6 +71,7 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lesson
     // The release build fetches a part of the chapters as the reader nears it (or shows where
     // they are going), and a jump from the contents is followed while the chapter arrives.
     story::fetch_parts_ahead();
+    story::track_work();
     let jumps = window_event_listener(leptos::ev::hashchange, |_| browser::scroll_to_hash());
     on_cleanup(move || jumps.remove());
     let lab = expect_context::<Lab>();

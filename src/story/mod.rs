@@ -75,6 +75,35 @@ pub fn fetch_part_of(id: &str) {
     let _ = id;
 }
 
+thread_local! {
+    /// The chapter the reader last worked in (a click, a key, a typed value inside it).
+    static WORKED_IN: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
+}
+
+/// Keeps [`worked_in`] current from the page's clicks and inputs (one listener each, on the
+/// window, for the page's life).
+pub fn track_work() {
+    fn note(event: &web_sys::Event) {
+        use wasm_bindgen::JsCast;
+        let Some(target) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let Some(id) = target.closest("section.widget[data-widget]").ok().flatten().and_then(|c| c.get_attribute("data-widget")) else {
+            return;
+        };
+        if let Some(widget) = WIDGETS.iter().find(|w| w.id == id) {
+            WORKED_IN.with(|w| w.set(Some(widget.id)));
+        }
+    }
+    for event in ["pointerdown", "input", "keydown"] {
+        std::mem::forget(window_event_listener_untyped(event, |e| note(&e)));
+    }
+}
+
+/// The chapter the reader last worked in, if any: what a teacher who scrolled back up to the
+/// header to make a lesson was setting up.
+pub fn worked_in() -> Option<&'static Widget> {
+    WORKED_IN.with(std::cell::Cell::get).and_then(|id| WIDGETS.iter().find(|w| w.id == id))
+}
+
 /// In the split build: the focus entering a chapter (the Tab key, a click on a control) fetches
 /// the part of the chapter after it, so that Tab moves on into it rather than past placeholders;
 /// printing fetches every part (the print itself cannot wait: a chapter still on its way says on

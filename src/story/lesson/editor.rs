@@ -34,6 +34,28 @@ fn chapter_on_screen() -> Option<&'static story::Widget> {
     story::WIDGETS.iter().find(|w| document().get_element_by_id(w.id).is_some_and(|e| e.get_bounding_client_rect().bottom() > 80.0))
 }
 
+/// The chapter a view added now is of: the one on screen, unless the page's header is (the
+/// teacher scrolled back up to press "Make a lesson"): then the one they last worked in.
+fn chapter_of_view() -> Option<&'static story::Widget> {
+    let header_shown =
+        document().query_selector(".site-header").ok().flatten().is_some_and(|h| h.get_bounding_client_rect().bottom() > 0.0);
+    if header_shown {
+        story::worked_in().or_else(chapter_on_screen)
+    } else {
+        chapter_on_screen()
+    }
+}
+
+/// `view` with its chapter (`#id`) replaced by `chapter`, or dropped for "".
+fn with_chapter(view: &str, chapter: &str) -> String {
+    let query = view.split('#').next().unwrap_or_default();
+    if chapter.is_empty() {
+        query.to_string()
+    } else {
+        format!("{query}#{chapter}")
+    }
+}
+
 /// The lesson file's name as typed, made safe for a path: letters, digits, `-` and `_`.
 fn file_stem(typed: &str) -> String {
     let stem: String = typed.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
@@ -58,7 +80,7 @@ pub fn Editor() -> impl IntoView {
     });
     let add_view = move || {
         let query = lab.state.with_untracked(|s| s.to_query());
-        let chapter = chapter_on_screen();
+        let chapter = chapter_of_view();
         let view = format!(
             "{}{}",
             if query.is_empty() { String::new() } else { format!("?{query}") },
@@ -84,6 +106,8 @@ pub fn Editor() -> impl IntoView {
     };
     let link = move || page::address(&format!("lesson={}", encode(&format!("lessons/{}.json", file_stem(&name.get())))), false);
     let count = move || lesson.with(|l| l.steps.len());
+    // The chapter step i opens at ("" for none).
+    let at = move |i: usize| lesson.with(|l| l.steps.get(i).and_then(|s| s.chapter()).unwrap_or_default().to_string());
     let has_steps = move || count() > 0;
     view! {
         <aside class="lesson-editor" role="dialog" aria-label="Your lesson" data-testid="lesson-editor">
@@ -99,6 +123,20 @@ pub fn Editor() -> impl IntoView {
                 {move || (0..count()).map(|i| view! {
                     <li>
                         <code class="lesson-editor-view">{move || lesson.with(|l| l.steps.get(i).map(|s| s.view.clone()))}</code>
+                        // The chapter the step opens at, the teacher's to change.
+                        <label class="control">{format!("Chapter of step {}", i + 1)}
+                            <select on:change=move |ev| {
+                                    let chapter = event_target_value(&ev);
+                                    lesson.update(|l| if let Some(step) = l.steps.get_mut(i) {
+                                        step.view = with_chapter(&step.view, &chapter);
+                                    });
+                                }>
+                                <option value="" prop:selected=move || at(i).is_empty()>"(the top of the page)"</option>
+                                {story::WIDGETS.iter().map(|w| view! {
+                                    <option value=w.id prop:selected=move || at(i) == w.id>{w.page_title()}</option>
+                                }).collect_view()}
+                            </select>
+                        </label>
                         <label class="control">{format!("Caption of step {}", i + 1)}
                             <textarea rows="2" prop:value=move || lesson.with(|l| l.steps.get(i).map(|s| s.caption.clone()))
                                 on:change=move |ev| lesson.update(|l| if let Some(step) = l.steps.get_mut(i) {

@@ -120,9 +120,11 @@ node-deps:
 	@[ node_modules/.package-lock.json -nt package-lock.json ] && [ -x node_modules/.bin/wasm-opt ] \
 	  || npm ci --no-audit --no-fund
 
+## Chromium and its driver; poppler's pdfimages, with which print.spec.mjs reads the figures out
+## of the page printed to PDF.
 chromium:
-	@[ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ] \
-	  || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+	@[ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ] && command -v pdfimages >/dev/null \
+	  || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils; }
 
 clean:
 	cargo clean

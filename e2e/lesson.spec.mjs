@@ -321,4 +321,10 @@ test('a lesson prints as a handout: every step with its caption, its figure and 
   await page.screenshot({ path: `${screenshots}lesson-handout-print.png`, fullPage: false });
   await expect(page.locator('#main')).toBeHidden();
   await expect(entries.first()).toBeVisible();
+  // The heatmap's cells sit over its frame's plot square, as on screen, not below it.
+  const heatmap = entries.nth(6);
+  const [frame, cells] = await Promise.all(['img.heatmap-canvas', 'img.heatmap-cells'].map((s) => heatmap.locator(s).boundingBox()));
+  expect(cells.y, 'the cells inside the frame, top').toBeGreaterThan(frame.y);
+  expect(cells.y + cells.height, 'bottom').toBeLessThan(frame.y + frame.height);
+  expect(cells.x + cells.width, 'right').toBeLessThan(frame.x + frame.width);
 });

@@ -274,8 +274,10 @@ pub fn use_dark_mode() -> Signal<bool> {
 pub fn use_chart_style() -> Memo<ChartStyle> {
     let dark = use_dark_mode();
     let present = use_lab().select(|s| s.present);
+    // Paper is light in both themes (palette.css): so are the charts printed on it.
+    let printing = crate::dom::size::printing();
     // Presenter mode: type and strokes 1.5 times as large, legible from the back of a room.
-    Memo::new(move |_| ChartStyle::for_theme(dark.get()).magnified(if present.get() { 1.5 } else { 1.0 }))
+    Memo::new(move |_| ChartStyle::for_theme(dark.get() && !printing.get()).magnified(if present.get() { 1.5 } else { 1.0 }))
 }
 
 /// Present in context on the full page, where the rotation lab already shows the scores.

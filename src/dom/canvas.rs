@@ -173,12 +173,22 @@ fn canvas_frames(canvas: NodeRef<Canvas>, prepare: Box<dyn Fn() -> Frame>) -> Re
     // and coming back into view runs it again with the latest state.
     let in_view = use_in_view(canvas);
 
+    let printing = crate::dom::size::printing();
     Effect::new(move |_| {
         css_size.track();
         if !in_view.get() {
             return;
         }
         latest.set_value(Some(prepare.with_value(|prepare| prepare())));
+        // On paper, at once (the print will not wait for a frame), at the size the canvas has
+        // then: a chart never scrolled to, or in a folded list, had drawn nothing and printed blank.
+        if printing.get() {
+            if let Some(element) = canvas.get() {
+                let rect = element.get_bounding_client_rect();
+                draw(&element, (rect.width(), rect.height()), latest, presenter, true);
+            }
+            return;
+        }
         // Reading the node ref also re-runs this effect once the canvas is mounted.
         if canvas.get().is_none() || frame_pending.get_value() {
             return;
@@ -188,45 +198,62 @@ fn canvas_frames(canvas: NodeRef<Canvas>, prepare: Box<dyn Fn() -> Frame>) -> Re
             if frame_pending.try_set_value(false).is_some() {
                 return; // the component is gone
             }
-            let (Some(element), Some((css_width, css_height))) = (canvas.get_untracked(), css_size.try_get_untracked()) else {
+            let (Some(element), Some(size)) = (canvas.get_untracked(), css_size.try_get_untracked()) else {
                 return;
             };
-            let ratio = window().device_pixel_ratio();
-            let ratio = if ratio.is_finite() && ratio > 0.0 { ratio } else { 1.0 };
-            let wanted = latest.with_value(|frame| frame.as_ref().and_then(|frame| (frame.height)(css_width)));
-            if let Some(wanted) = wanted.filter(|h| h.is_finite() && *h > 0.0) {
-                if (css_height - wanted.ceil()).abs() >= 1.0 {
-                    // The observer reports the new height and this runs again with it.
-                    let _ = web_sys::HtmlElement::style(&element).set_property("height", &format!("{}px", wanted.ceil() as i64));
-                    return;
-                }
-            }
-            if css_width <= 0.0 || css_height <= 0.0 {
-                return;
-            }
-            let width = (css_width * ratio).round() as u32;
-            let height = (css_height * ratio).round() as u32;
-            if element.width() != width {
-                element.set_width(width);
-            }
-            if element.height() != height {
-                element.set_height(height);
-            }
-            if !presenter.with_value(|p| p.as_ref().is_some_and(|(drawn_on, _)| *drawn_on == element)) {
-                presenter.set_value(Presenter::for_canvas(&element).map(|p| (element.clone(), Rc::new(p))));
-            }
-            let Some((_, presenter)) = presenter.get_value() else { return };
-            let surface = presenter.surface(width, height);
-            let size = CanvasSize { width: css_width, height: css_height, ratio };
-            latest.with_value(|frame| {
-                if let Some(frame) = frame {
-                    (frame.render)(&surface, size);
-                }
-            });
-            presenter.show();
+            draw(&element, size, latest, presenter, false);
         });
     });
+
     css_size
+}
+
+/// Sizes the canvas for `latest` at its CSS size (`css_width`, `css_height`) and draws it; a
+/// chart whose height follows from its width is given that height first, and drawn once the
+/// observer reports it (or at once, `now`, for paper, which will not wait).
+fn draw(
+    element: &HtmlCanvasElement,
+    (css_width, mut css_height): (f64, f64),
+    latest: StoredValue<Option<Frame>, LocalStorage>,
+    presenter: StoredValue<Option<(HtmlCanvasElement, Rc<Presenter>)>, LocalStorage>,
+    now: bool,
+) {
+    let ratio = window().device_pixel_ratio();
+    let ratio = if ratio.is_finite() && ratio > 0.0 { ratio } else { 1.0 };
+    let wanted = latest.with_value(|frame| frame.as_ref().and_then(|frame| (frame.height)(css_width)));
+    if let Some(wanted) = wanted.filter(|h| h.is_finite() && *h > 0.0) {
+        if (css_height - wanted.ceil()).abs() >= 1.0 {
+            // The observer reports the new height and this runs again with it.
+            let _ = web_sys::HtmlElement::style(element).set_property("height", &format!("{}px", wanted.ceil() as i64));
+            if !now {
+                return;
+            }
+            css_height = wanted.ceil();
+        }
+    }
+    if css_width <= 0.0 || css_height <= 0.0 {
+        return;
+    }
+    let width = (css_width * ratio).round() as u32;
+    let height = (css_height * ratio).round() as u32;
+    if element.width() != width {
+        element.set_width(width);
+    }
+    if element.height() != height {
+        element.set_height(height);
+    }
+    if !presenter.with_value(|p| p.as_ref().is_some_and(|(drawn_on, _)| drawn_on == element)) {
+        presenter.set_value(Presenter::for_canvas(element).map(|p| (element.clone(), Rc::new(p))));
+    }
+    let Some((_, presenter)) = presenter.get_value() else { return };
+    let surface = presenter.surface(width, height);
+    let size = CanvasSize { width: css_width, height: css_height, ratio };
+    latest.with_value(|frame| {
+        if let Some(frame) = frame {
+            (frame.render)(&surface, size);
+        }
+    });
+    presenter.show();
 }
 
 /// Where a mouse or pointer event lies in its target, in CSS pixels, to the fraction: the

@@ -117,6 +117,19 @@ where
             size.try_set((width, height));
         }
     });
+    // On paper the observer's next report would come too late: the size of the moment, at once.
+    let printing = printing();
+    Effect::new(move |_| {
+        if printing.get() {
+            if let Some(element) = target.get_untracked() {
+                let element: web_sys::Element = element.unchecked_into();
+                let rect = element.get_bounding_client_rect();
+                if rect.width() > 0.0 && size.get_untracked() != (rect.width(), rect.height()) {
+                    size.set((rect.width(), rect.height()));
+                }
+            }
+        }
+    });
     size.read_only()
 }
 
@@ -127,10 +140,48 @@ pub fn while_in_view<T>(in_view: impl Get<Value = bool> + Send + Sync + 'static,
 where
     T: Clone + PartialEq + Send + Sync + 'static,
 {
+    let printing = printing();
     Memo::new(move |shown: Option<&T>| match shown {
-        Some(shown) if !in_view.get() => shown.clone(),
+        Some(shown) if !in_view.get() && !printing.get() => shown.clone(),
         _ => value(),
     })
+}
+
+thread_local! {
+    static PRINTING: RwSignal<bool> = {
+        // Listening from the first asking, for the page's life.
+        for (event, on) in [("beforeprint", true), ("afterprint", false)] {
+            std::mem::forget(window_event_listener_untyped(event, move |_| print(on)));
+        }
+        RwSignal::new(false)
+    };
+    /// The folded lists opened for paper, closed again after it.
+    static OPENED: std::cell::RefCell<Vec<web_sys::HtmlDetailsElement>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// True from `beforeprint` to `afterprint`: on paper every figure is drawn at once and what waits
+/// for the reader is computed for the state of the moment (the canvases, the heatmap's cells and
+/// the sizes below follow it). The folded lists are opened meanwhile, so that what they hold has
+/// a size and prints.
+pub fn printing() -> RwSignal<bool> {
+    PRINTING.with(|p| *p)
+}
+
+fn print(on: bool) {
+    if on {
+        let Ok(closed) = document().query_selector_all("details:not([open])") else { return printing().set(true) };
+        for node in (0..closed.length()).filter_map(|i| closed.item(i)) {
+            if let Ok(details) = node.dyn_into::<web_sys::HtmlDetailsElement>() {
+                details.set_open(true);
+                OPENED.with_borrow_mut(|opened| opened.push(details));
+            }
+        }
+    } else {
+        for details in OPENED.with_borrow_mut(std::mem::take) {
+            details.set_open(false);
+        }
+    }
+    printing().set(on);
 }
 
 /// How near the screen counts as in view: 5% of its height above and below, so that what a

@@ -135,11 +135,19 @@ pub fn HeatmapWidget() -> impl IntoView {
     );
     let cells_canvas = NodeRef::<Canvas>::new();
     let latest_pixels = StoredValue::new_local(None::<cells::Pixels>);
+    let printing = crate::dom::size::printing();
     Effect::new(move |_| {
         if !in_view.get() {
             return;
         }
         let pixels = cells.with(|c| cells::pixels(c, limit.get(), WINDOW));
+        // On paper, at once: the print does not wait for the next frame.
+        if printing.get() {
+            if let Some(element) = cells_canvas.get() {
+                cells::draw(&element, pixels, WINDOW);
+            }
+            return;
+        }
         let waiting = latest_pixels.with_value(Option::is_some);
         latest_pixels.set_value(Some(pixels));
         // Reading the node ref also runs this again once the canvas is mounted.

@@ -55,6 +55,11 @@ fn copy_of(figure: &web_sys::Element) -> Option<web_sys::Element> {
         let _ = picture.set_attribute("class", &format!("{class} handout-picture"));
         let _ = picture.set_attribute("width", &number(&drawn, "clientWidth").to_string());
         let _ = picture.set_attribute("height", &number(&drawn, "clientHeight").to_string());
+        // Where it sits: a layer over another (the heatmap's cells over its frame) keeps its place.
+        // (Through the CSSOM: the page's policy refuses style attributes written as text.)
+        if let Ok(picture) = picture.clone().dyn_into::<web_sys::HtmlElement>() {
+            web_sys::HtmlElement::style(&picture).set_css_text(&web_sys::HtmlElement::style(&drawn).css_text());
+        }
         call(&blank, "replaceWith", &[&picture]);
     }
     for attribute in ["id", "data-testid"] {

@@ -61,6 +61,12 @@ test('each animating widget downloads a looping GIF of its own size, the encoder
   const isGifPart = (url) => /split_gif_\d+\.wasm$/.test(url);
   await open(page, '/?dim=64');
   expect(fetched.filter(isGifPart), 'the GIF part waits for a GIF button').toEqual([]);
+  // The type of each file handed to the browser to save (a GIF saved with no type had none).
+  await page.evaluate(() => {
+    window.savedTypes = [];
+    const make = URL.createObjectURL;
+    URL.createObjectURL = (blob) => { window.savedTypes.push(blob.type); return make(blob); };
+  });
   for (const name of ['clocks', 'frequencies', 'decay']) {
     const widget = page.locator(`[data-widget="${name}"]`);
     const button = widget.getByRole('button', { name: /GIF/ });
@@ -80,6 +86,7 @@ test('each animating widget downloads a looping GIF of its own size, the encoder
     await expect(widget.getByRole('button', { name: 'Cancel' })).toBeVisible();
     const download = await downloaded;
     expect(download.suggestedFilename()).toBe(`rope-lab-${name}.gif`);
+    expect(await page.evaluate(() => window.savedTypes.at(-1))).toBe('image/gif');
     const bytes = readFileSync(await download.path());
     const gif = readGif(bytes);
     expect(gif.header).toBe('GIF89a');

@@ -182,7 +182,11 @@ pub fn next_task() -> impl std::future::Future<Output = ()> {
 /// by name, through the glue the page has already.
 pub fn download_gif(bytes: &[u8], file_name: &str) {
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence(&parts) else { return };
+    // Typed, so that the file is saved as a GIF wherever the name alone does not say it (a blob
+    // without a type was saved as a file of no type).
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("image/gif");
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options) else { return };
     let Some(url) = url_api("createObjectURL", &blob).and_then(|url| url.as_string()) else { return };
     if let Ok(link) = document().create_element("a").and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().map_err(Into::into)) {
         link.set_href(&url);

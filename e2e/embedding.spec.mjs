@@ -62,6 +62,20 @@ test('every embedded widget links back to the whole explainer at its chapter, in
   await full.close();
 });
 
+test('a link to a chapter the embed does not hold opens the whole explainer there, in a new tab', async ({ page, context }) => {
+  await page.goto('/?embed=frequencies&scaling=linear&factor=4');
+  const link = page.getByRole('link', { name: 'Context extension' });
+  await expect(link).toBeVisible();
+  const [full] = await Promise.all([context.waitForEvent('page'), link.click()]);
+  await full.waitForLoadState();
+  expect(new URL(full.url()).hash).toBe('#scaling');
+  expect(Object.fromEntries(new URL(full.url()).searchParams)).toEqual({ scaling: 'linear', factor: '4' });
+  await expect(full.locator('#scaling')).toBeInViewport({ timeout: 10_000 });
+  await full.close();
+  // The embed stays where it was; a link to what it holds still works in place.
+  expect(new URL(page.url()).searchParams.get('embed')).toBe('frequencies');
+});
+
 test('compact=1: the rotation lab fits a 720 px column in at most 800 px, its figure and controls kept', async ({ page }) => {
   const heights = {};
   // One frame at a time, in view (the lab draws its faces when they come on screen).

@@ -144,7 +144,7 @@ fn Embed(widget: &'static Widget, settled_query: ReadSignal<String>) -> impl Int
     browser::post_height_on_resize(root, widget.id);
     // The whole explainer in this state, at this widget's chapter: the address bar's query
     // without `embed` (and `compact`, which only an embed shows).
-    let full_page = move || {
+    let full_page_at = move |chapter: &str| {
         let mut href = String::from("./");
         settled_query.with(|query| {
             for pair in query.split('&').filter(|p| !p.is_empty() && !p.starts_with("embed=") && !p.starts_with("compact=")) {
@@ -152,11 +152,27 @@ fn Embed(widget: &'static Widget, settled_query: ReadSignal<String>) -> impl Int
                 href.push_str(pair);
             }
         });
-        href + "#" + widget.id
+        href + "#" + chapter
+    };
+    let full_page = move || full_page_at(widget.id);
+    // A link of the widget's text to a chapter the embed does not hold ("see the frequencies
+    // chapter") opens the whole explainer there, in a new tab, rather than doing nothing.
+    let elsewhere = move |ev: leptos::ev::MouseEvent| {
+        let Some(link) =
+            ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|t| t.closest("a[href^='#']").ok().flatten())
+        else {
+            return;
+        };
+        let id = link.get_attribute("href").unwrap_or_default().trim_start_matches('#').to_string();
+        if id.is_empty() || document().get_element_by_id(&id).is_some() {
+            return;
+        }
+        ev.prevent_default();
+        let _ = window().open_with_url_and_target_and_features(&full_page_at(&id), "_blank", "noopener");
     };
 
     view! {
-        <main id="main" class="embed" tabindex="-1" node_ref=root>
+        <main id="main" class="embed" tabindex="-1" node_ref=root on:click=elsewhere>
             <Notices />
             <details class="embed-controls">
                 <summary>"Parameters"</summary>

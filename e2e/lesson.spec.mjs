@@ -101,6 +101,9 @@ test('a clicker walks the built-in lesson to its end and back; each step shows i
   await page.keyboard.press('PageDown');
   await expect(stepTag).toHaveAttribute('data-value', '16/16');
   await expect(page.locator('.lesson-next')).toBeDisabled();
+  // And it says so: the last step's button reads as the end, and looks pressed out.
+  await expect(page.locator('.lesson-next')).toHaveText('The end');
+  expect(Number(await page.locator('.lesson-next').evaluate((b) => getComputedStyle(b).opacity))).toBeLessThan(0.6);
   // Back to the start: each step exactly as it was.
   for (let k = 15; k >= 1; k--) {
     await page.keyboard.press('PageUp');

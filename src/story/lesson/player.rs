@@ -149,8 +149,13 @@ pub fn Player() -> impl IntoView {
                 </p>
                 <p class="lesson-caption" data-testid="lesson-caption" aria-live="polite">{caption}</p>
             </div>
+            // At the last step it says the lesson is over, and cannot be pressed.
             <button type="button" class="lesson-next" disabled=at_end on:click=move |_| stepper.step(1)>
-                "Next" <span class="key-hint">" (PgDn)"</span>
+                {move || if at_end() && count() > 0 {
+                    view! { "The end" }.into_any()
+                } else {
+                    view! { "Next" <span class="key-hint">" (PgDn)"</span> }.into_any()
+                }}
             </button>
         </div>
     }

@@ -280,9 +280,15 @@ pub fn ScalingWidget() -> impl IntoView {
             </Show>
             <WavelengthChart planes=planes method=method contexts=contexts />
             <ExportButtons name="scaling" figure=".wavelength-figure:not(.compare-figure)"
-                caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
-                    "Each plane's wavelength before and after {} (trained on {} tokens), {}",
-                    extension(s), s.orig, base_and_dim(s.base, s.dim)))) />
+                caption=Callback::new(move |()| lab.state.with_untracked(|s| {
+                    // "before and after" only when there is an after: a chart with no method chosen
+                    // shows the planes as they are.
+                    let what = match s.scaling {
+                        ScalingMethod::None => "Each plane's wavelength, no context extension chosen".to_string(),
+                        _ => format!("Each plane's wavelength before and after {}", extension(s)),
+                    };
+                    format!("{what} (trained on {} tokens), {}", s.orig, base_and_dim(s.base, s.dim))
+                })) />
             <PlaneAngles planes />
 
             <div class="readouts">

@@ -73,12 +73,22 @@ pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<Sca
         let Some(scale) = scale.get() else { return svg };
         let (orig, target) = drawn.with(|(_, contexts)| *contexts);
         // Each label sits above its line; the original context's goes below its own when the
-        // target's line is too close above it, and one label names both when they coincide.
+        // target's line is too close above it, and one label names both when they coincide. At
+        // the left end, over the fast planes, whose wavelengths lie far below any context (at
+        // the right end the slow planes' marks crossed the labels, on screen and in the PNG);
+        // unless the fastest plane's mark is near the line there.
+        let fastest: Vec<f64> = drawn.with(|(planes, _)| {
+            let first = planes.as_deref().and_then(|p| p.first());
+            first.into_iter().flat_map(|p| [p.wavelength_before, p.wavelength_after]).filter(|w| w.is_finite()).map(|w| scale.y(w)).collect()
+        });
         let mut context_line = |v: u64, class: &str, label: &str, below: bool| {
             let at = scale.y(v as f64);
             let y = fixed(at, 1);
             let _ = write!(svg, r#"<line class="{class}" x1="{LEFT}" x2="{}" y1="{y}" y2="{y}"/>"#, W - RIGHT);
-            text(&mut svg, &format!("{class}-label"), W - RIGHT - 4.0, at + if below { 14.0 } else { -4.0 }, "end", label);
+            let label_y = at + if below { 14.0 } else { -4.0 };
+            let left = fastest.iter().all(|f| (f - label_y).abs() > 24.0);
+            let (x, anchor) = if left { (LEFT + 6.0, "start") } else { (W - RIGHT - 4.0, "end") };
+            text(&mut svg, &format!("{class}-label"), x, label_y, anchor, label);
         };
         let crowded = target != orig && (scale.y(orig as f64) - scale.y(target as f64)).abs() < 16.0;
         if target == orig {

@@ -210,6 +210,16 @@ test.describe('on a phone with touch', () => {
     expect(small).toEqual([]);
   });
 
+  test('a touch screen is offered no keys: no key hints, no sheet of shortcuts', async ({ page }) => {
+    await open(page, '/?dim=8');
+    await expect(page.getByRole('button', { name: /^Shortcuts/ })).toBeHidden();
+    await expect(page.getByRole('button', { name: /^Presenter mode/ })).toBeVisible();
+    await page.locator('#clocks').scrollIntoViewIfNeeded();
+    await expect(page.locator('[data-widget="clocks"] .clock-toolbar')).toBeVisible();
+    await expect(page.locator('[data-widget="clocks"]').getByText('keys [ and ]')).toBeHidden();
+    expect(await page.locator('.key-hint').evaluateAll((all) => all.filter((e) => e.getBoundingClientRect().width > 0).length)).toBe(0);
+  });
+
   test('a vertical swipe that starts on a slider scrolls the page and leaves the slider', async ({ page, context }) => {
     await open(page, '/?m=21');
     // On a phone the parameters start folded: the reader unfolds them first.
@@ -268,7 +278,6 @@ test.describe('on a phone with touch', () => {
     await open(page, '/?m=1234567&n=7654321');
     // The header's buttons name no key a phone does not have.
     await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Shortcuts', exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Presenter mode', exact: true })).toBeVisible();
     // The bar shows from "Add or rotate?" on; there, m and n of seven digits leave its link and
     // buttons inside the screen.

@@ -23,7 +23,8 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>, lessons: crate::story::lesson::
             <button type="button" on:click=copy_link>"Copy link"</button>
             <button type="button" aria-haspopup="dialog" on:click=move |_| lessons.editing.set(1)>"Make a lesson"</button>
             <button type="button" on:click=move |_| lab.reset()>"Reset" <span class="key-hint">" (R)"</span></button>
-            <button type="button" aria-haspopup="dialog" on:click=move |_| {
+            // On a touch screen with no keyboard the sheet of keys has nothing to offer: hidden there.
+            <button type="button" class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| {
                 story::fetch_dialogs();
                 help.set(true);
             }>"Shortcuts" <span class="key-hint">" (?)"</span></button>

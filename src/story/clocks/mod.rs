@@ -246,7 +246,7 @@ pub fn ClocksWidget() -> impl IntoView {
                         on:click=move |_| { lab.shift(-1, true); }>"◀ shift both"</button>
                     <button type="button" aria-label="shift both right" aria-keyshortcuts="]"
                         on:click=move |_| { lab.shift(1, true); }>"shift both ▶"</button>
-                    <span class="unit">"keys [ and ]"</span>
+                    <span class="unit key-hint">"keys [ and ]"</span>
                 </span>
             </div>
 

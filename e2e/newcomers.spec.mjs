@@ -220,6 +220,28 @@ test.describe('on a phone with touch', () => {
     expect(await page.locator('.key-hint').evaluateAll((all) => all.filter((e) => e.getBoundingClientRect().width > 0).length)).toBe(0);
   });
 
+  test('the bottom bar goes to any chapter, and pauses the lab while it plays', async ({ page }) => {
+    await open(page, '/?dim=8');
+    await page.evaluate(() => document.getElementById('add-or-rotate').scrollIntoView());
+    const bar = page.getByRole('navigation', { name: 'Quick controls' });
+    await expect(bar).toBeVisible();
+    const menu = bar.getByRole('combobox', { name: 'Go to a chapter' });
+    await menu.focus();
+    await expect(menu.locator('option[value="precision"]')).toHaveCount(1);
+    await menu.selectOption('precision');
+    await expect(page).toHaveURL(/#precision$/);
+    await expect(page.locator('#precision')).toBeInViewport({ timeout: 10_000 });
+    // Play the lab, then read on elsewhere: the bar offers a pause, and it stops the lab.
+    await page.locator('#clocks').scrollIntoViewIfNeeded();
+    const play = page.locator('[data-widget="clocks"] button.play');
+    await play.click();
+    await expect(play).toHaveAttribute('aria-pressed', 'true');
+    await page.evaluate(() => document.getElementById('frequencies').scrollIntoView());
+    await bar.getByRole('button', { name: 'pause the rotation lab' }).click();
+    await expect(play).toHaveAttribute('aria-pressed', 'false');
+    await expect(bar.getByRole('button', { name: 'pause the rotation lab' })).toHaveCount(0);
+  });
+
   test('a vertical swipe that starts on a slider scrolls the page and leaves the slider', async ({ page, context }) => {
     await open(page, '/?m=21');
     // On a phone the parameters start folded: the reader unfolds them first.

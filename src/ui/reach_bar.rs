@@ -36,6 +36,34 @@ fn unfold_parameters() {
 #[component]
 fn ReachBar(lab: Lab) -> impl IntoView {
     let at = lab.select(|s| (s.m, s.n));
+    let playing = lab.playing;
+    // The chapters, read from the page when the menu is opened (the chapters' parts arrive as the
+    // reader scrolls; their placeholders carry the same ids and titles).
+    let chapters = RwSignal::new(Vec::<(String, String)>::new());
+    let read_chapters = move || {
+        let Ok(found) = document().query_selector_all("main section.widget[id]") else { return };
+        let list = (0..found.length())
+            .filter_map(|i| found.item(i))
+            .filter_map(|node| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(node).ok())
+            .filter_map(|section| {
+                let title = section.query_selector("h2").ok().flatten()?.text_content()?;
+                Some((section.id(), title.trim().to_string()))
+            })
+            .collect::<Vec<_>>();
+        if chapters.with_untracked(|c| *c != list) {
+            chapters.set(list);
+        }
+    };
+    let jump = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        if !id.is_empty() {
+            let _ = window().location().set_hash(&id);
+        }
+        // Back to its label, so that the same chapter can be chosen again.
+        if let Some(select) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlSelectElement>(t).ok()) {
+            select.set_value("");
+        }
+    };
     let step = move |query: bool, by: i64| {
         let (m, n) = at.get_untracked();
         lab.apply(if query { Change::M((m + by).max(0)) } else { Change::N((n + by).max(0)) });
@@ -50,6 +78,17 @@ fn ReachBar(lab: Lab) -> impl IntoView {
                 <button type="button" aria-label="step n back" on:click=move |_| step(false, -1)>"−"</button>
                 <button type="button" aria-label="step n forward" on:click=move |_| step(false, 1)>"+"</button>
             </span>
+            // While the lab plays, a way to stop it wherever the reader is (on a phone the faces and
+            // their Play button are a screen apart).
+            <Show when=move || playing.get()>
+                <button type="button" class="reach-pause" aria-label="pause the rotation lab" on:click=move |_| playing.set(false)>"❚❚"</button>
+            </Show>
+            // Every chapter a tap away on a page of forty thousand pixels.
+            <select class="reach-chapters" aria-label="Go to a chapter" on:focus=move |_| read_chapters()
+                on:pointerdown=move |_| read_chapters() on:change=jump>
+                <option value="">"☰"</option>
+                {move || chapters.get().into_iter().map(|(id, title)| view! { <option value=id>{title}</option> }).collect_view()}
+            </select>
             // On a narrow screen a gear stands for the word, so that long positions leave it room.
             <a href="#parameters" aria-label="Parameters" on:click=|_| unfold_parameters()>
                 <span class="reach-icon" aria-hidden="true">"⚙"</span><span class="reach-label">"Parameters"</span>

@@ -250,6 +250,13 @@ test('"Add this view" takes the chapter the teacher worked in, even from the hea
   await expect(editor.locator('.lesson-editor-view')).toHaveText([/#frequencies$/]);
   await chapter.selectOption('');
   await expect(editor.locator('.lesson-editor-view')).not.toHaveText([/#/]);
+  // In presenter mode the editor keeps its desk size: the chapter being set up stays in view.
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('p');
+  await expect(page.locator('html')).toHaveAttribute('data-present', '');
+  const box = await editor.boundingBox();
+  expect(box.width * box.height, `${box.width} × ${box.height}`).toBeLessThan(0.2 * 1280 * 720);
   await editor.getByRole('button', { name: 'Clear' }).click();
 });
 
@@ -272,6 +279,14 @@ test('"Make a lesson": "Add this view to a lesson" collects views into a lesson 
   await editor.getByLabel('Caption of step 1').blur();
   await goTo('decay');
   await add.click();
+  await expect(editor.locator('.lesson-editor-view')).toHaveText(['?dim=8&m=3&n=1#clocks', '?dim=8&m=3&n=1#decay']);
+  // Steps can change places, captions with them; the first cannot go up, the last not down.
+  await expect(editor.getByRole('button', { name: 'Move step 1 up' })).toBeDisabled();
+  await expect(editor.getByRole('button', { name: 'Move step 2 down' })).toBeDisabled();
+  await editor.getByRole('button', { name: 'Move step 2 up' }).click();
+  await expect(editor.locator('.lesson-editor-view')).toHaveText(['?dim=8&m=3&n=1#decay', '?dim=8&m=3&n=1#clocks']);
+  await expect(editor.getByLabel('Caption of step 2')).toHaveValue('Clocks at m = 3');
+  await editor.getByRole('button', { name: 'Move step 1 down' }).click();
   await expect(editor.locator('.lesson-editor-view')).toHaveText(['?dim=8&m=3&n=1#clocks', '?dim=8&m=3&n=1#decay']);
   const download = page.waitForEvent('download');
   await editor.getByRole('button', { name: 'Download the lesson file' }).click();

@@ -143,6 +143,13 @@ pub fn Editor() -> impl IntoView {
                                     step.caption = event_target_value(&ev);
                                 })></textarea>
                         </label>
+                        // In another order: up or down one place.
+                        <button type="button" disabled=move || i == 0 on:click=move |_| lesson.update(|l| if i > 0 && i < l.steps.len() {
+                            l.steps.swap(i - 1, i);
+                        })>{format!("Move step {} up", i + 1)}</button>
+                        <button type="button" disabled=move || { i + 1 >= count() } on:click=move |_| lesson.update(|l| if i + 1 < l.steps.len() {
+                            l.steps.swap(i, i + 1);
+                        })>{format!("Move step {} down", i + 1)}</button>
                         <button type="button" on:click=move |_| lesson.update(|l| { if i < l.steps.len() { l.steps.remove(i); } })>
                             {format!("Remove step {}", i + 1)}
                         </button>

@@ -12,8 +12,8 @@ const param = (page, name) => new URL(page.url()).searchParams.get(name);
 
 // ---- RoPE for images, from the definition ----
 
-/** q rotated at patch (x, y): plane i of the first ⌈P/2⌉ by x·θⱼ, the rest by y·θⱼ, where each
- * axis's A planes have θⱼ = b^(−j/A); interleaved pairs (2i, 2i+1). */
+/** q rotated at patch (x, y): plane i of the first ⌈P/2⌉ by x·θₐ, the rest by y·θₐ, where each
+ * axis's A planes have θₐ = b^(−a/A); interleaved pairs (2i, 2i+1). */
 function rotate2d(v, [x, y], base) {
   const planes = v.length / 2;
   const xPlanes = Math.ceil(planes / 2);

@@ -251,7 +251,7 @@ test('6. the complex stepper ends on the plane share the clocks show', async ({ 
   expect(close(await value(page, 'complex-share'), await value(page, 'plane-contribution'), 1e-12)).toBe(true);
 });
 
-/** RoFormer's relative bound (1/(d/2))·Σⱼ|Sⱼ|, Sⱼ = Σ_(l<j) e^(i·r·θₗ), θₗ = base^(−2l/d). */
+/** RoFormer's relative bound (1/(d/2))·Σₜ|Sₜ|, Sₜ = Σ_(l<t) e^(j·r·θₗ), θₗ = base^(−2l/d). */
 function relativeBound(r, dim, base = 10000) {
   let [re, im, sum] = [0, 0, 0];
   for (let l = 0; l < dim / 2; l++) {

@@ -473,7 +473,7 @@ mod frequency_and_heatmap {
         let legend = chart.legend(&ChartStyle::LIGHT);
         let labels: Vec<&str> = legend.iter().map(|e| e.label.as_str()).collect();
         for expected in [
-            "relative bound (1/(d/2))·Σⱼ|Sⱼ| (left axis)",
+            "relative bound (1/(d/2))·Σₜ|Sₜ| (left axis)",
             "mean of cos(rθᵢ): q = k, the same length in every plane (right axis)",
             "this q and k (right axis)",
             "random zero-mean q, k: expected 0 (right axis)",

@@ -150,7 +150,7 @@ pub fn score_decays(rotary: &Rotary, q: &[f64], k: &[f64], r: i64) -> Question {
             &choices,
             "yes",
             format!(
-                "At r = 0 every phasor e^(i·0·θᵢ) is 1, so each |Sⱼ| = j, the most a sum of j unit phasors can be: the bound is \
+                "At r = 0 every phasor e^(j·0·θᵢ) is 1, so each |Sₜ| = t, the most a sum of t unit phasors can be: the bound is \
                  (d/2 + 1)/2 = {}, and at no distance higher{}. Move r to compare this q and k's score with it.",
                 short_number(bound_zero),
                 if inv_freq.len() == 1 { " (with one plane, d = 2, it is 1 at every distance)" } else { "" }

@@ -141,8 +141,8 @@ pub fn Rope2dWidget() -> impl IntoView {
         <WidgetCard id=ID title=TITLE explain="An image transformer cuts a picture into patches and reads them as tokens. \
             A patch has two coordinates, its column x and its row y, and attention should see how far apart two \
             patches are in each direction. Axial 2D RoPE does it with the 1D machinery twice: it shares the planes \
-            out between the axes, some turning by x·θⱼ, the others by y·θⱼ, each axis with its own ladder \
-            θⱼ = b^(−j/A) over its A planes (how many each axis gets at this d is said under the maps). \
+            out between the axes, some turning by x·θₐ, the others by y·θₐ, each axis with its own ladder \
+            θₐ = b^(−a/A), a = 0 … A − 1, over its A planes (how many each axis gets at this d is said under the maps). \
             Pick a query patch and a key patch.">
             <div class="chapter-controls patch-controls">
                 <div class="patch-role" role="radiogroup" aria-labelledby="patch-role-label">
@@ -240,11 +240,11 @@ fn split_text((x, y): (usize, usize)) -> String {
              (move the key up or down and it does not change). "
         )
     } else if x == y {
-        format!("Here {x} planes turn with x and {y} with y (d = {d}), each axis with θⱼ = b^(−j/{x}). ")
+        format!("Here {x} planes turn with x and {y} with y (d = {d}), each axis with θₐ = b^(−a/{x}). ")
     } else {
         format!(
-            "Here there are d/2 = {}, an odd number of planes, so the split is uneven: {x} turn with x, with θⱼ = b^(−j/{x}), and {y} with y, with \
-             θⱼ = b^(−j/{y}) (d = {d}). ",
+            "Here there are d/2 = {}, an odd number of planes, so the split is uneven: {x} turn with x, with θₐ = b^(−a/{x}), and {y} with y, with \
+             θₐ = b^(−a/{y}) (d = {d}). ",
             x + y
         )
     }

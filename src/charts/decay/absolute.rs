@@ -11,7 +11,7 @@ use plotters::prelude::*;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AbsoluteChart {
     pub distances: Vec<f64>,
-    /// (maxᵢ |hᵢ₊₁ − hᵢ|)·Σⱼ|Sⱼ| at each distance.
+    /// (maxᵢ |hᵢ₊₁ − hᵢ|)·Σₜ|Sₜ| at each distance.
     pub bound: Vec<f64>,
     /// |q · R(r) k| at each distance.
     pub score: Vec<f64>,
@@ -23,7 +23,7 @@ pub struct AbsoluteChart {
 impl AbsoluteChart {
     pub fn legend(style: &ChartStyle) -> Vec<LegendEntry> {
         vec![
-            LegendEntry::new("absolute bound (maxᵢ|hᵢ₊₁ − hᵢ|)·Σⱼ|Sⱼ|", style.bound, Mark::Line),
+            LegendEntry::new("absolute bound (maxᵢ|hᵢ₊₁ − hᵢ|)·Σₜ|Sₜ|", style.bound, Mark::Line),
             LegendEntry::new("|score| of this q and k", style.text, Mark::Line),
         ]
     }

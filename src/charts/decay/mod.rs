@@ -50,7 +50,7 @@ impl DecayChart {
     /// The legend of a chart comparing `bases`, with or without the cosine curves: known
     /// before the curves are computed, so a legend does not make a chart out of view compute.
     pub fn legend_for(bases: &[f64], unscaled: bool, score: bool, q_equals_k: bool, xpos: bool, style: &ChartStyle) -> Vec<LegendEntry> {
-        let mut entries = vec![LegendEntry::new("relative bound (1/(d/2))·Σⱼ|Sⱼ| (left axis)", style.bound, Mark::Line)];
+        let mut entries = vec![LegendEntry::new("relative bound (1/(d/2))·Σₜ|Sₜ| (left axis)", style.bound, Mark::Line)];
         if unscaled {
             entries.push(LegendEntry::new("relative bound, original θᵢ before context extension", style.faded(ORIGINAL_SHARE), Mark::Line));
         }

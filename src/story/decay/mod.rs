@@ -47,9 +47,9 @@ pub const TITLE: &str = "Long-term decay: RoFormer's bounds, and what scores do"
 const ENVELOPE_MAX_RANGE: u64 = 65_536;
 const ENVELOPE_QUIET_MS: f64 = 250.0;
 /// Summation by parts (Abel summation, RoFormer section 3.4.3), the one line behind the bound:
-/// with e^(−i·r·θₗ) = S̄ₗ₊₁ − S̄ₗ (S₀ = 0) and h_(d/2) = 0. The imaginary unit is set upright,
-/// the plane index is l.
-const SUMMATION_BY_PARTS: &str = r#"<math display="block"><msub><mi>q</mi><mi>m</mi></msub><mo>·</mo><msub><mi>k</mi><mi>n</mi></msub><mo>=</mo><mi>Re</mi><munderover><mo>∑</mo><mrow><mi>l</mi><mo>=</mo><mn>0</mn></mrow><mrow><mi>d</mi><mo>/</mo><mn>2</mn><mo>−</mo><mn>1</mn></mrow></munderover><msub><mi>h</mi><mi>l</mi></msub><msup><mi>e</mi><mrow><mo>−</mo><mi mathvariant="normal">i</mi><mi>r</mi><msub><mi>θ</mi><mi>l</mi></msub></mrow></msup><mo>=</mo><mo>−</mo><mi>Re</mi><munderover><mo>∑</mo><mrow><mi>l</mi><mo>=</mo><mn>0</mn></mrow><mrow><mi>d</mi><mo>/</mo><mn>2</mn><mo>−</mo><mn>1</mn></mrow></munderover><mo>(</mo><msub><mi>h</mi><mrow><mi>l</mi><mo>+</mo><mn>1</mn></mrow></msub><mo>−</mo><msub><mi>h</mi><mi>l</mi></msub><mo>)</mo><msub><mover><mi>S</mi><mo>¯</mo></mover><mrow><mi>l</mi><mo>+</mo><mn>1</mn></mrow></msub></math>"#;
+/// with e^(−j·r·θₗ) = S̄ₗ₊₁ − S̄ₗ (S₀ = 0) and h_(d/2) = 0. The imaginary unit is j, as in the
+/// complex chapter; the plane index is l.
+const SUMMATION_BY_PARTS: &str = r#"<math display="block"><msub><mi>q</mi><mi>m</mi></msub><mo>·</mo><msub><mi>k</mi><mi>n</mi></msub><mo>=</mo><mi>Re</mi><munderover><mo>∑</mo><mrow><mi>l</mi><mo>=</mo><mn>0</mn></mrow><mrow><mi>d</mi><mo>/</mo><mn>2</mn><mo>−</mo><mn>1</mn></mrow></munderover><msub><mi>h</mi><mi>l</mi></msub><msup><mi>e</mi><mrow><mo>−</mo><mi>j</mi><mi>r</mi><msub><mi>θ</mi><mi>l</mi></msub></mrow></msup><mo>=</mo><mo>−</mo><mi>Re</mi><munderover><mo>∑</mo><mrow><mi>l</mi><mo>=</mo><mn>0</mn></mrow><mrow><mi>d</mi><mo>/</mo><mn>2</mn><mo>−</mo><mn>1</mn></mrow></munderover><mo>(</mo><msub><mi>h</mi><mrow><mi>l</mi><mo>+</mo><mn>1</mn></mrow></msub><mo>−</mo><msub><mi>h</mi><mi>l</mi></msub><mo>)</mo><msub><mover><mi>S</mi><mo>¯</mo></mover><mrow><mi>l</mi><mo>+</mo><mn>1</mn></mrow></msub></math>"#;
 
 /// Span presets, from RoFormer's figure 2 to a long context.
 const RANGES: [u64; 7] = [256, 1024, 4096, 16384, 65536, 262144, 1 << 20];
@@ -265,7 +265,7 @@ pub fn DecayWidget() -> impl IntoView {
 
     view! {
         <WidgetCard id=ID title=TITLE explain="Does attention fade with distance? Not necessarily. RoFormer (section 3.4.3) proves a \
-            ceiling on |score| that is highest at r = n − m = 0, where every plane's phasor e^(i·r·θᵢ) is 1; farther out, planes \
+            ceiling on |score| that is highest at r = n − m = 0, where every plane's phasor e^(j·r·θᵢ) is 1; farther out, planes \
             that turn at different speeds point different ways, and the sums of their phasors shrink. A ceiling, not a forecast: \
             the score of a given q and k stays under it but need not fall with distance, and for random q and k, independent and \
             zero-mean, the expected score is 0 at every distance. That is fine: Barbero et al. (2024, “Round and round we go! What \
@@ -277,7 +277,7 @@ pub fn DecayWidget() -> impl IntoView {
                 "Where the ceiling comes from, in one line (summation by parts, RoFormer section 3.4.3). Read q's and k's two "
                 "coordinates in plane l (as the current layout pairs dimensions) as complex numbers q̃ₗ and k̃ₗ: the plane adds "
                 "to the score the real part of hₗ = q̃ₗ·k̃ₗ* turned by −r·θₗ. With h_(d/2) = 0 "
-                "and each phasor written as a difference of running sums, e^(−i·r·θₗ) = S̄ₗ₊₁ − S̄ₗ (S̄ the complex conjugate of S, "
+                "and each phasor written as a difference of running sums, e^(−j·r·θₗ) = S̄ₗ₊₁ − S̄ₗ (S̄ the complex conjugate of S, "
                 "S₀ = 0), regroup:"
             </p>
             <Formula math=SUMMATION_BY_PARTS />
@@ -371,16 +371,16 @@ pub fn DecayWidget() -> impl IntoView {
                 <GifButton name="decay" animation=Callback::new(move |()| gif::animation(lab, canvas_size.get_untracked(), style.get_untracked())) />
             </div>
             <p class="explain">
-                "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σⱼ|Sⱼ|, where "
-                "Sⱼ = Σ_(l<j) e^(i·r·θₗ) adds the unit phasors of the first j planes. It equals (d/2 + 1)/2 at r = 0, "
-                "where every |Sⱼ| = j, and is never higher. Times (d/2)·maxₗ |hₗ₊₁ − hₗ| it bounds this q and k's |score| "
+                "The green curve is RoFormer's relative upper bound (their figure 2): (1/(d/2))·Σₜ|Sₜ|, where "
+                "Sₜ = Σ_(l<t) e^(j·r·θₗ) adds the unit phasors of the first t planes (t = 1 … d/2). It equals (d/2 + 1)/2 at r = 0, "
+                "where every |Sₜ| = t, and is never higher. Times (d/2)·maxₗ |hₗ₊₁ − hₗ| it bounds this q and k's |score| "
                 "(folded below). On the right axis are scores: this q and k's, divided by |q||k|, and the pink curve, the mean "
                 "of cos(rθᵢ), which is the score of q = k only when q has the same length in every plane."
             </p>
             <details class="lists decay-second">
             <summary>"The bound on the score itself, for this q and k"</summary>
             <p class="explain">
-                "RoFormer's bound on |q_m · k_n| multiplies Σⱼ|Sⱼ| by maxₗ |hₗ₊₁ − hₗ|, where hₗ = q̃ₗ·k̃ₗ* is plane "
+                "RoFormer's bound on |q_m · k_n| multiplies Σₜ|Sₜ| by maxₗ |hₗ₊₁ − hₗ|, where hₗ = q̃ₗ·k̃ₗ* is plane "
                 "l's product of this q and k and h_(d/2) = 0. It holds for every q and k, and it is loose: see how far "
                 "it sits above |score|."
             </p>

@@ -57,6 +57,18 @@ fn half_partner_with_gpt_neox_partial_rotary() {
     assert!(q.why.contains("i + 12") && q.why.contains("72"), "{}", q.why);
 }
 
+/// One rotating plane (rotary_dim = 2): both layouts pair 0 with 1, so the why draws no contrast
+/// with the interleaved layout.
+#[test]
+fn half_partner_with_one_rotating_plane() {
+    let s = state("dim=64&partial=0.03125&layout=half");
+    let (q, r) = asked_half_partner(&s);
+    assert_eq!(r, 2);
+    assert_eq!(q.right, "1");
+    assert!(!q.why.contains("would pair 0 with 1"), "{}", q.why);
+    assert!(q.why.contains("either layout") && q.why.contains("62 dimensions do not turn"), "{}", q.why);
+}
+
 #[test]
 fn half_partner_at_d_2_still_has_two_choices() {
     let (q, _) = asked_half_partner(&state("dim=2"));
@@ -80,6 +92,8 @@ proptest! {
         let partner = rotate_half_partner_of_0(s.dim, expected_r);
         prop_assert_eq!(q.right.clone(), partner.to_string());
         well_formed(&q)?;
+        // The why contrasts rotate_half with the interleaved layout only where they differ.
+        prop_assert_eq!(q.why.contains("interleaved"), partner != 1, "{}", q.why);
         if expected_r < s.dim {
             prop_assert!(q.ask.contains(&format!("the first {expected_r})")), "{}", q.ask);
             prop_assert!(q.choices.iter().any(|(v, _)| *v == (s.dim / 2).to_string()), "d/2 offered: {:?}", q.choices);
@@ -98,8 +112,8 @@ proptest! {
 // ---------------------------------------------------------------- shift-2d
 
 /// Axial 2D RoPE's score written out: planes 0..⌈P/2⌉ turn with x, the rest with y, each axis
-/// with θⱼ = b^(−j/A) over its A planes; plane i of q and k is (2i, 2i+1), and its share is the
-/// dot product of q's pair with k's pair turned by the offset's angle.
+/// with θₐ = b^(−a/A) over its A planes; plane i of q and k is (2i, 2i+1), and its share is the
+/// dot product of q's part in the plane with k's part turned by the offset's angle.
 fn axial_score(base: f64, q: &[f64], k: &[f64], offset: (i64, i64)) -> f64 {
     let planes = q.len() / 2;
     let x_planes = planes.div_ceil(2);
@@ -112,7 +126,7 @@ fn axial_score(base: f64, q: &[f64], k: &[f64], offset: (i64, i64)) -> f64 {
                 offset.1 as f64 * base.powf(-((i - x_planes) as f64) / y_planes as f64)
             };
             let (a, b, c, d) = (q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1]);
-            // k's pair turned by angle, dotted with q's pair.
+            // k's part in the plane turned by angle, dotted with q's.
             let (kc, kd) = (c * angle.cos() - d * angle.sin(), c * angle.sin() + d * angle.cos());
             a * kc + b * kd
         })
@@ -239,7 +253,7 @@ proptest! {
         if y == 0 {
             prop_assert!(question.why.contains("no plane is left for y"), "{}", question.why);
         } else {
-            prop_assert!(question.why.contains(&format!("turns {x} of the planes by x·θⱼ and {y} by y·θⱼ")), "{}", question.why);
+            prop_assert!(question.why.contains(&format!("turns {x} of the planes by x·θₐ and {y} by y·θₐ")), "{}", question.why);
         }
     }
 }

@@ -34,7 +34,15 @@ pub fn half_partner(dim: usize, rotary_dim: usize, partial: f64) -> Question {
     } else {
         format!("With rotate_half and d = {dim}, which dimension shares a plane with dimension 0?")
     };
-    let why = if partial_rotary {
+    let why = if partial_rotary && partner == 1 {
+        // One rotating plane: both layouts pair 0 with 1, so there is no contrast to draw.
+        format!(
+            "rotate_half acts on the 2 rotating dimensions only: one plane, dimensions 0 and 1, in either layout, so it \
+             pairs dimension 0 with 0 + 2/2 = 1, not with half of d ({}). The other {} dimensions do not turn.",
+            dim / 2,
+            dim - rotary_dim
+        )
+    } else if partial_rotary {
         format!(
             "rotate_half acts on the {rotary_dim} rotating dimensions only, so it pairs dimension i with i + {rotary_dim}/2 = \
              i + {partner} (for i < {partner}): half of the rotating dimensions further on, not half of d ({}). The other {} \
@@ -47,7 +55,7 @@ pub fn half_partner(dim: usize, rotary_dim: usize, partial: f64) -> Question {
     } else {
         format!(
             "rotate_half pairs dimension i with i + d/2 = i + {partner} (for i < {partner}), half the head further on; the interleaved \
-             layout pairs 2j with 2j + 1, so 0 with 1."
+             layout pairs each even dimension with the next, so 0 with 1."
         )
     };
     Question { ask, choices, right: partner.to_string(), why }
@@ -77,7 +85,7 @@ fn signed(v: i64) -> String {
 fn split_words(rope: &Rope2d) -> String {
     match rope.split() {
         (x, 0) => format!("at d = {} the only plane turns with x and no plane is left for y, so the score ignores Δy", 2 * x),
-        (x, y) => format!("axial RoPE turns {x} of the planes by x·θⱼ and {y} by y·θⱼ"),
+        (x, y) => format!("axial RoPE turns {x} of the planes by x·θₐ and {y} by y·θₐ"),
     }
 }
 
@@ -136,7 +144,7 @@ pub fn shift_2d(rope: &Rope2d, q: &[f64], k: &[f64], query: (u8, u8), key: (u8, 
             );
             Question::labelled(
                 format!(
-                    "q and k sit in opposite corners, so no move of both fits the {g} × {g} grid. Move only the key one column {} \
+                    "The query patch and the key patch sit in opposite corners, so no move of both fits the {g} × {g} grid. Move only the key one column {} \
                      (to column {}, row {}). The axial 2D RoPE score will:",
                     if dx > 0 { "right" } else { "left" },
                     moved.0,

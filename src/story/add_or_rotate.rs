@@ -177,7 +177,7 @@ pub fn AddOrRotateWidget() -> impl IntoView {
                 <div class="readouts readouts-column">
                     <Readout testid="norm-q" label="|q|" value=value(|n| n.norm_q) />
                     <Readout testid="norm-q-plus-pe" label="|q + PE(m)|: added" value=value(|n| n.norm_added)
-                        hint="changes with m" />
+                        hint="changes with m through q·PE(m)" />
                     <Readout testid="norm-q-rot" label="|R(m) q|: rotated" value=value(|n| n.norm_rotated)
                         hint="|q|, whatever m is" />
                 </div>

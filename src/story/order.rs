@@ -50,7 +50,9 @@ pub fn OrderWidget() -> impl IntoView {
     let note = Signal::derive(move || match mode.get() {
         PositionMode::None => "x = the word's vector: where a word stands is not in any input.",
         PositionMode::Sinusoidal => "x = word vector + PE(position), before W_q, W_k and W_v (Vaswani et al. 2017).",
-        PositionMode::Rope => "q and k turned by position·θᵢ after W_q and W_k; v as it was (RoPE).",
+        PositionMode::Rope => {
+            "q and k turned by an angle that grows with the position (θᵢ, next chapter) after W_q and W_k; v as it was (RoPE)."
+        }
     });
 
     view! {

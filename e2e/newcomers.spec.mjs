@@ -32,7 +32,7 @@ test('a field says what is in effect beside it, marks itself invalid, and stops 
   // A second edit of the same field replaces its message; a valid one clears it.
   await d.fill('63');
   await d.press('Tab');
-  await expect(dNote).toHaveText('dim 63 is odd (RoPE rotates pairs); using 64');
+  await expect(dNote).toHaveText('dim 63 is odd (RoPE rotates pairs of dimensions); using 64');
   await expect(page.locator('.field-notice:not(:empty)')).toHaveCount(2);
   // Moving the base slider changes the value the base message spoke of: it goes.
   await page.getByRole('slider', { name: /base/ }).press('ArrowRight');

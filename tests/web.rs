@@ -174,7 +174,7 @@ async fn a_typed_invalid_value_is_corrected_with_a_notice_beside_its_field() {
     // Said beside the field (its aria-describedby), which is marked invalid; not at the top.
     let message_id = field.get_attribute("aria-describedby").expect("the field points at its message");
     let message = root.query_selector(&format!("#{message_id}")).unwrap().unwrap().text_content().unwrap_or_default();
-    assert_eq!(message, "dim 63 is odd (RoPE rotates pairs); using 64");
+    assert_eq!(message, "dim 63 is odd (RoPE rotates pairs of dimensions); using 64");
     assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
     assert!(lab.notices.get_untracked().is_empty());
     // Moving d by its slider changes the value the message spoke of: the message goes.

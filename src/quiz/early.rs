@@ -232,7 +232,7 @@ pub fn shift_both(v: &Vectors, m: i64, n: i64, shift: i64) -> Question {
     )
 }
 
-/// `turn-length`: does multiplying q's pair by e^(jmθᵢ) change its length? Never: |e^(jφ)| = 1.
+/// `turn-length`: does multiplying q̃ᵢ, q's part in plane i, by e^(jmθᵢ) change its length? Never: |e^(jφ)| = 1.
 /// The right answer is "not at all" in every state; the why shows both lengths, which agree to
 /// rounding (a difference beyond rounding would be a fault of the page, not another answer).
 pub fn turn_length(pair: (f64, f64), m: i64, theta: f64) -> Question {
@@ -240,7 +240,7 @@ pub fn turn_length(pair: (f64, f64), m: i64, theta: f64) -> Question {
     let turned = (pair.0 * cos - pair.1 * sin, pair.0 * sin + pair.1 * cos);
     let (before, after) = (pair.0.hypot(pair.1), turned.0.hypot(turned.1));
     Question::labelled(
-        "Multiplying q's pair by e^(jmθᵢ) changes its length |q̃ᵢ| how?".to_string(),
+        "Multiplying q̃ᵢ, q's part in plane i, by e^(jmθᵢ) changes its length |q̃ᵢ| how?".to_string(),
         &[("none", "not at all"), ("grows", "it grows with m"), ("shrinks", "it shrinks by a factor cos mθᵢ")],
         "none",
         format!(
@@ -289,12 +289,13 @@ pub fn first_turn(inv_freq: &[f64]) -> Question {
         } else {
             format!("Here every plane turns by the same θᵢ = {} rad per token.", short_number(theta))
         };
+        let theta_name = if planes <= 1 { "θ₀" } else { "θᵢ" };
         return Question {
             ask: format!("{ask} After how many tokens does a hand complete a full turn?"),
             choices: values.into_iter().map(|v| (label(v), label(v))).collect(),
             right: label(lambda),
             why: format!(
-                "A full turn is 2π radians, so it takes 2π/θ = {} tokens{within}: the plane's wavelength λ.",
+                "A full turn is 2π radians, so it takes 2π/{theta_name} = {} tokens{within}: the plane's wavelength λ.",
                 short_number(lambda)
             ),
         };
@@ -324,7 +325,7 @@ pub fn first_turn(inv_freq: &[f64]) -> Question {
         right: first.to_string(),
         why: format!(
             "Plane i turns by θᵢ radians per token, so the plane with the largest θᵢ turns first, whatever its index; {order}. \
-             The largest is plane {first}'s, {} rad per token: it completes a turn every 2π/θ = {} tokens{within}.{ties}",
+             The largest is plane {first}'s, {} rad per token: it completes a turn every 2π/θᵢ = {} tokens{within}.{ties}",
             short_number(theta),
             short_number(lambda)
         ),

@@ -50,7 +50,7 @@ pub enum RopeError {
 impl fmt::Display for RopeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RopeError::DimensionOdd(d) => write!(f, "dimension {d} is odd; RoPE rotates pairs, so it must be even"),
+            RopeError::DimensionOdd(d) => write!(f, "dimension {d} is odd; RoPE rotates pairs of dimensions, so it must be even"),
             RopeError::DimensionOutOfRange(d) => write!(f, "dimension {d} is outside 2..={}", crate::rope::MAX_DIM),
             RopeError::BaseNotFinite => f.write_str("the base is not a finite number"),
             RopeError::BaseOutOfRange(b) => write!(f, "base {b} is outside (1, {:e}]", crate::rope::MAX_BASE),

@@ -140,7 +140,7 @@ impl LabState {
                 let mut dim = notes.clamp_i64("dim", v, 2, MAX_DIM as i64);
                 if dim % 2 != 0 {
                     let even = if dim < MAX_DIM as i64 { dim + 1 } else { dim - 1 };
-                    notes.add("dim", format!("dim {dim} is odd (RoPE rotates pairs); using {even}"));
+                    notes.add("dim", format!("dim {dim} is odd (RoPE rotates pairs of dimensions); using {even}"));
                     dim = even;
                 }
                 self.dim = dim as usize;

@@ -1,5 +1,5 @@
 //! The complex view as a stepper (`data-widget="complex"`), after the rotation lab: one plane's
-//! pairs as complex numbers, turned by e^{jmθ} and e^{jnθ}, multiplied with the conjugate, and
+//! parts of q and k as complex numbers, turned by e^{jmθ} and e^{jnθ}, multiplied with the conjugate, and
 //! the real part that is the plane's share of the score (RoFormer section 3.2), each step with
 //! the live numbers of the selected plane; then the whole share in one line (it was the rotation
 //! lab's plane detail). The imaginary unit is written j (as Python's 1j), so that i is always the
@@ -65,7 +65,7 @@ struct Steps {
 }
 
 const TITLES: [&str; 5] = [
-    "Read each pair as a complex number",
+    "Read q's and k's parts in plane i as complex numbers q̃ᵢ and k̃ᵢ",
     "Rotate q: multiply by e^(jmθᵢ)",
     "Rotate k: multiply by e^(jnθᵢ)",
     "Multiply q's by the conjugate of k's",
@@ -144,14 +144,14 @@ pub fn ComplexWidget() -> impl IntoView {
                     s.dims.1,
                     if s.dims.1 == s.dims.0 + 1 { "interleaved" } else { "half" }
                 ),
-                1 => format!("m = {}: q's pair turns by m·θᵢ; its length does not change.", whole_number(s.m)),
-                2 => format!("n = {}: k's pair turns by n·θᵢ.", whole_number(s.n)),
+                1 => format!("m = {}: q̃ᵢ turns by m·θᵢ; its length does not change.", whole_number(s.m)),
+                2 => format!("n = {}: k̃ᵢ turns by n·θᵢ.", whole_number(s.n)),
                 3 => format!(
                     "The turns meet as e^(j(m−n)θᵢ): the absolute positions cancel, only n − m = {} is left.",
                     whole_number(s.n - s.m)
                 ),
                 _ => {
-                    "Re[z·w*] is the dot product of the two pairs as 2D vectors; the shares of all planes add up to the score.".to_string()
+                    "Re[z·w*] is the dot product of q's and k's turned parts in the plane as 2D vectors; the shares of all planes add up to the score.".to_string()
                 }
             }
         })
@@ -189,7 +189,7 @@ pub fn ComplexWidget() -> impl IntoView {
                 "e^(−j(n−m)θᵢ): the plane's share depends on n − m alone. The rotation lab draws this share for the "
                 "selected plane as an angle between two hands; the shares of all planes add up to the score."
             </p>
-            <Check name="turn-length" look="step 2: q's pair before and after the turn" ask=Arc::new(move || {
+            <Check name="turn-length" look="step 2: q̃ᵢ before and after the turn" ask=Arc::new(move || {
                 steps.with(|s| s.map(|s| quiz::early::turn_length(s.zq, s.m, s.theta))).unwrap_or_default()
             }) />
         </WidgetCard>

@@ -25,8 +25,8 @@ pub fn ScoreReadouts() -> impl IntoView {
             <Readout testid="score-unrotated" label="q · k, unrotated" value=score(|s| s.score_unrotated) />
         </div>
         <p class="explain" node_ref=explain>
-            "The first two are the same number: rotating q by mθ and k by nθ leaves only the "
-            "difference of the angles, (n − m)θ, in their dot product. Here n − m = "
+            "The first two are the same number: rotating q by m·θᵢ and k by n·θᵢ in each plane i leaves only "
+            "the difference of the angles, (n − m)·θᵢ, in their dot product. Here n − m = "
             <strong>{move || distance.get()}</strong>
             ". Move m and n together and the score does not change."
         </p>

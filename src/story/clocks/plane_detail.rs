@@ -16,6 +16,11 @@ fn pair((a, b): (f64, f64)) -> String {
     format!("({}, {})", short_number(a), short_number(b))
 }
 
+/// A plane's index as subscript digits, for θ₇: θ is never written without its plane's index.
+fn subscript(index: usize) -> String {
+    index.to_string().chars().map(|c| char::from_u32(0x2080 + c.to_digit(10).unwrap_or(0)).unwrap_or(c)).collect()
+}
+
 /// A position exactly ("10,000,000"), or to two decimals while the animation is between tokens.
 fn position_text(position: f64) -> String {
     if position.fract() == 0.0 && position.abs() < 9e15 {
@@ -73,8 +78,11 @@ pub fn PlaneDetail(
         let (m, n) = positions.get();
         let theta = theta.get();
         [
-            format!("Plane {}: θ = {} rad per token", selected.get(), short_number(theta)),
-            pairs.get().map(|(q, k)| format!("q's pair {},   k's pair {} (before turning)", pair(q), pair(k))).unwrap_or_default(),
+            format!("Plane {0}: θ{1} = {2} rad per token", selected.get(), subscript(selected.get()), short_number(theta)),
+            pairs
+                .get()
+                .map(|(q, k)| format!("q's part in this plane {},   k's part {} (before turning)", pair(q), pair(k)))
+                .unwrap_or_default(),
             format!(
                 "(n − m)·θᵢ = ({} − {}) × {} = {} rad",
                 position_text(n),
@@ -96,8 +104,8 @@ pub fn PlaneDetail(
                     let (m, n) = positions.get();
                     let share = face.get().map_or_else(|| "—".to_string(), |f| short_number(f.hands.contribution));
                     format!(
-                        "Plane {}: q's and k's pairs turned to m and n, and the angle −(n − m)θ = {} rad on the unit circle; the plane's share of the score is {share}",
-                        selected.get(), short_number(-(n - m) * theta.get())
+                        "Plane {0}: q's and k's parts in it turned to m and n, and the angle −(n − m)·θ{1} = {2} rad on the unit circle; the plane's share of the score is {share}",
+                        selected.get(), subscript(selected.get()), short_number(-(n - m) * theta.get())
                     )
                 }
             ></canvas>
@@ -111,8 +119,8 @@ pub fn PlaneDetail(
                     {line(2)}
                 </p>
                 <p class="explain">
-                    "The plane's share of the score is its two pairs' dot product after the turns: their lengths times "
-                    "the cosine of the angle between them, to which the turns add (n − m)θ, so the share depends on "
+                    "The plane's share of the score is the dot product of q's and k's parts in it after the turns: their "
+                    "lengths times the cosine of the angle between them, to which the turns add (n − m)·θᵢ, so the share depends on "
                     "n − m alone (the chapter on complex numbers, two chapters on, writes the same share as one "
                     "product). Its share is "
                     <output

@@ -4,9 +4,10 @@
 //! or below 1), and typed q and k (zeros, one-hot, a pair set so that the score is near 0).
 
 use proptest::prelude::*;
+use rope_lab::charts::format::short_number;
 use rope_lab::quiz::early::{bits_flip, first_turn, pe_dot, shift_added, shift_both, shift_rope, turn_length};
 use rope_lab::quiz::Question;
-use rope_lab::rope::{RopeParams, VectorName, MAX_CODE_POSITION, MAX_POSITION};
+use rope_lab::rope::{RopeParams, VectorName, MAX_BASE, MAX_CODE_POSITION, MAX_DIM, MAX_POSITION};
 use rope_lab::state::{Change, Derived, LabState, Vectors};
 use std::f64::consts::TAU;
 
@@ -68,17 +69,24 @@ fn scaling(planes: usize) -> impl Strategy<Value = String> {
     )
 }
 
-/// A reachable state and what the page derives from it.
+/// A base the page accepts, (1, 10⁹]: from just above 1 (1.0001, where every θᵢ is nearly 1)
+/// through 10, and log-uniform from 10 to 10⁹, the edges included.
+fn base() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(1.0001), Just(MAX_BASE), 1.0001..10.0f64, (1.0..=9.0f64).prop_map(|e| 10f64.powf(e).min(MAX_BASE)),]
+}
+
+/// A reachable state and what the page derives from it: d from 2 to 2·512 (the page's
+/// MAX_DIM is 1024).
 fn state() -> impl Strategy<Value = (LabState, Derived)> {
-    (1usize..=64, 1.0001..9.0f64, any::<bool>())
-        .prop_flat_map(|(planes, log_base, half)| {
+    (1usize..=MAX_DIM / 2, base(), any::<bool>())
+        .prop_flat_map(|(planes, base, half)| {
             let positions = prop_oneof![0..200i64, 0..=MAX_POSITION, (MAX_POSITION - 1000)..=MAX_POSITION];
-            (Just(planes), Just(log_base), Just(half), positions.clone(), positions, scaling(planes), typed(), any::<u64>())
+            (Just(planes), Just(base), Just(half), positions.clone(), positions, scaling(planes), typed(), any::<u64>())
         })
-        .prop_filter_map("parameters the page reports as an error", |(planes, log_base, half, m, n, scaling, typed, seed)| {
+        .prop_filter_map("parameters the page reports as an error", |(planes, base, half, m, n, scaling, typed, seed)| {
             let query = format!(
                 "base={:?}&dim={}&m={m}&n={n}&seed={}&layout={}&{scaling}",
-                10f64.powf(log_base),
+                base,
                 2 * planes,
                 seed % 1000,
                 if half { "half" } else { "interleaved" }
@@ -141,8 +149,8 @@ proptest! {
 
     /// PE(p)·PE(p + Δ) = Σᵢ cos Δθᵢ does not depend on p: always "stay", and the why's sum is that.
     #[test]
-    fn pe_dot_stays(log_base in 1.0001..9.0f64, planes in 1usize..=512, p in 0..=MAX_CODE_POSITION, shift in 0..=MAX_CODE_POSITION) {
-        let params = RopeParams::new(10f64.powf(log_base), 2 * planes).unwrap();
+    fn pe_dot_stays(base in base(), planes in 1usize..=MAX_DIM / 2, p in 0..=MAX_CODE_POSITION, shift in 0..=MAX_CODE_POSITION) {
+        let params = RopeParams::new(base, 2 * planes).unwrap();
         let q = pe_dot(params, p, shift);
         well_formed(&q);
         prop_assert_eq!(&q.right, "stay");
@@ -218,15 +226,27 @@ proptest! {
         if k_moved == 0.0 { prop_assert!(!claims_k, "{}", question.why); }
     }
 
-    /// A turn keeps the pair's length: "not at all", always, and the why's two lengths agree.
+    /// A turn keeps q̃ᵢ's length: "not at all", always. The lengths before and after, from a
+    /// rotation matrix of this test's own (the angle reduced to [0, 2π) first), agree to 1e-12
+    /// of the length, and the why states them.
     #[test]
-    fn turn_length_is_none((state, derived) in state()) {
+    fn turn_length_is_none((state, derived) in state(), plane_at in 0.0..1.0f64) {
         let v = &derived.vectors;
-        let plane = 0;
+        let plane = ((plane_at * v.rotary.planes() as f64) as usize).min(v.rotary.planes() - 1);
         let (a, b) = v.rotary.plane_dims(plane);
-        let question = turn_length((v.q[a], v.q[b]), state.m, v.rotary.inv_freq()[plane]);
+        let theta = v.rotary.inv_freq()[plane];
+        let question = turn_length((v.q[a], v.q[b]), state.m, theta);
         well_formed(&question);
         prop_assert_eq!(&question.right, "none");
+        let angle = (state.m as f64 * theta).rem_euclid(TAU);
+        let (c, s) = (angle.cos(), angle.sin());
+        let (x, y) = (v.q[a], v.q[b]);
+        let before = (x * x + y * y).sqrt();
+        let after = ((c * x - s * y).powi(2) + (s * x + c * y).powi(2)).sqrt();
+        prop_assert!((before - after).abs() <= 1e-12 * before, "{} before, {} after", before, after);
+        // The why names both lengths; they agree, so the second may round like either.
+        let said = |second: f64| format!("here {} before and {} after", short_number(before), short_number(second));
+        prop_assert!(question.why.contains(&said(after)) || question.why.contains(&said(before)), "{}", question.why);
     }
 
     /// The plane with the largest θᵢ turns first (the first of a tie); at d = 2 the question

@@ -165,13 +165,24 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // outside the repository, 249 KB of int8 that gzip can hardly shrink) and its style sheet. It is
 // counted apart, code, weights and styles together, within 300 KB; a build without the model's
 // files has no weights to count and says so.
-const FIRST_VISIT_BUDGET = 200 * 1024;
-const WHOLE_PAGE_BUDGET = 645 * 1024;
+// 2026-11-28, issues 45 and 46: the story's third edition (every check-yourself question as
+// plain Rust, right in every state; the rotation lab's "Try this"; decay led by its conclusion;
+// context extension opened by a walk-through; sentences computed from the state) grew the parts:
+// rotation +11.2, beyond +7.3, opening +3.3, analysis +1.6 KB and the chunks they share; the
+// frame grew 2.7 KB with printing every figure (sizes read and canvases drawn at beforeprint),
+// the bottom bar's chapter menu and pause, stale-answer checks and embeds' links out, and lost
+// 1.3 KB of style sheet to assets/beyond.css, which the last part links. First visit 201.7 KB,
+// whole page 679.6 KB. Budgets: first visit 202 KB (over issue 9's goal of 200 KB until the
+// chapters' style sheets leave main.css, issue 48), whole page 680 KB.
+const FIRST_VISIT_BUDGET = 202 * 1024;
+const WHOLE_PAGE_BUDGET = 680 * 1024;
 // Parts fetched only when asked for, and what each may add to the whole page.
 const ON_DEMAND = new Map([['lesson', 32 * 1024], ['gif', 16 * 1024], ['model', 300 * 1024]]);
 const overDemand = [];
 // The style sheets those parts load themselves.
 const ON_DEMAND_STYLES = { lesson: ['assets/lesson.css'], model: ['assets/model.css'] };
+// The style sheets a part of the whole page links when it is asked for (src/story/parts.rs).
+const PART_STYLES = { beyond: ['assets/beyond.css'] };
 // The files those parts fetch besides code and styles: the model's weights (when the build has
 // them) and the note that says whether it does.
 const ON_DEMAND_DATA = { model: ['model.json', 'stories260K.rlm'] };
@@ -223,9 +234,13 @@ if (folder) {
   // apart, by what they add to it.
   const reading = new Set(['__wasm_split.js']);
   for (const [part, files] of needs) if (!ON_DEMAND.has(part)) files.forEach((f) => reading.add(f));
-  // The dialogs' style sheet comes with the last part.
-  const dialogs = gzipSync(readFileSync(join(dist, 'assets/dialogs.css')), { level: 9 }).length;
-  whole = frameBytes + (worker?.gzip ?? 0) + bytesOf([...reading]) + dialogs;
+  // The style sheets the parts link when they are asked for (src/story/parts.rs `sheet_of`),
+  // and the dialogs' (they come with the last part).
+  const sheetBytes = (f) => gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
+  const partSheets = (part) => (PART_STYLES[part] ?? []).reduce((total, f) => total + sheetBytes(f), 0);
+  for (const part of Object.keys(PART_STYLES)) if (!needs.has(part)) throw new Error(`budget: the loader names no ${part} part, which links ${PART_STYLES[part]}`);
+  const dialogs = sheetBytes('assets/dialogs.css');
+  whole = frameBytes + (worker?.gzip ?? 0) + bytesOf([...reading]) + dialogs + Object.keys(PART_STYLES).reduce((t, p) => t + partSheets(p), 0);
   for (const [part, files] of needs) {
     if (!ON_DEMAND.has(part)) continue;
     const styles = (ON_DEMAND_STYLES[part] ?? []).map((f) => gzipSync(readFileSync(join(dist, f)), { level: 9 }).length);
@@ -243,7 +258,8 @@ if (folder) {
   console.log(`budget: an embed of the frame's own chapter:  ${kb(frameBytes + loaderBytes).padStart(9)}`);
   for (const [part, files] of needs) {
     if (ON_DEMAND.has(part)) continue;
-    console.log(`budget: an embed from the ${part.padEnd(9)} part: ${kb(frameBytes + loaderBytes + bytesOf(files)).padStart(9)} (${files.length} files of its own)`);
+    const sheets = PART_STYLES[part] ? ` and ${PART_STYLES[part].join(', ')}` : '';
+    console.log(`budget: an embed from the ${part.padEnd(9)} part: ${kb(frameBytes + loaderBytes + bytesOf(files) + partSheets(part)).padStart(9)} (${files.length} files of its own${sheets})`);
   }
   console.log(`budget: a reader scrolling to the second chapter: ${kb(firstVisit + bytesOf(needs.get('opening')))} (the opening part added)`);
 }

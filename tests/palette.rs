@@ -34,12 +34,24 @@ fn every_colour_is_defined_once_per_theme_and_the_charts_use_them() {
 }
 
 #[test]
-fn the_main_style_sheet_defines_no_colour_of_its_own() {
-    let main = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/style/main.css")).unwrap();
-    let hex = main.match_indices('#').filter(|(i, _)| main[i + 1..].chars().take(3).all(|c| c.is_ascii_hexdigit())).count();
-    assert_eq!(hex, 0, "style/main.css has hex colours: put them in src/charts/palette.rs");
-    for swatch in ALL {
-        assert!(!main.contains(&format!("--{}:", swatch.name)), "main.css redefines --{}", swatch.name);
+fn the_style_sheets_define_no_colour_of_their_own() {
+    // The page's own sheet and the ones its parts link (assets/*.css).
+    let root = concat!(env!("CARGO_MANIFEST_DIR"));
+    let mut sheets = vec![format!("{root}/style/main.css")];
+    for entry in std::fs::read_dir(format!("{root}/assets")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "css") {
+            sheets.push(path.display().to_string());
+        }
+    }
+    assert!(sheets.iter().any(|s| s.ends_with("beyond.css")), "{sheets:?}");
+    for sheet in sheets {
+        let css = std::fs::read_to_string(&sheet).unwrap();
+        let hex = css.match_indices('#').filter(|(i, _)| css[i + 1..].chars().take(3).all(|c| c.is_ascii_hexdigit())).count();
+        assert_eq!(hex, 0, "{sheet} has hex colours: put them in src/charts/palette.rs");
+        for swatch in ALL {
+            assert!(!css.contains(&format!("--{}:", swatch.name)), "{sheet} redefines --{}", swatch.name);
+        }
     }
 }
 

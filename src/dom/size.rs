@@ -118,19 +118,24 @@ where
         }
     });
     // On paper the observer's next report would come too late: the size of the moment, at once.
+    size_when_printing(Box::new(move || target.get_untracked().map(|e| e.unchecked_into())), size);
+    size.read_only()
+}
+
+/// While the page prints, `size` is the element's size read at once (not generic: compiled once).
+fn size_when_printing(target: Box<dyn Fn() -> Option<web_sys::Element>>, size: RwSignal<(f64, f64)>) {
     let printing = printing();
     Effect::new(move |_| {
-        if printing.get() {
-            if let Some(element) = target.get_untracked() {
-                let element: web_sys::Element = element.unchecked_into();
-                let rect = element.get_bounding_client_rect();
-                if rect.width() > 0.0 && size.get_untracked() != (rect.width(), rect.height()) {
-                    size.set((rect.width(), rect.height()));
-                }
+        if !printing.get() {
+            return;
+        }
+        if let Some(element) = target() {
+            let rect = element.get_bounding_client_rect();
+            if rect.width() > 0.0 && size.get_untracked() != (rect.width(), rect.height()) {
+                size.set((rect.width(), rect.height()));
             }
         }
     });
-    size.read_only()
 }
 
 /// `value` while `in_view` (and once at first); out of view, what it last was, without

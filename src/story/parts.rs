@@ -120,6 +120,17 @@ pub const REFERENCES_SLOT: u8 = 4;
 pub const EMBED_DIALOG_SLOT: u8 = 5;
 pub const SHORTCUTS_DIALOG_SLOT: u8 = 6;
 
+/// The style sheet a part's chapters need beyond the page's own, linked (once) the first time
+/// the part is asked for, so that it arrives beside the part's code: whether it is here (true for
+/// a part without one). The last part's chapters (context extension, RoPE for images,
+/// precision) are styled by assets/beyond.css, which the first visit does not download.
+fn sheet_of(part: Part) -> RwSignal<bool> {
+    match part {
+        Part::Beyond => crate::dom::style::style_sheet("assets/beyond.css"),
+        _ => RwSignal::new(true),
+    }
+}
+
 /// The first chapter: in the page's frame in every build.
 fn frame_chapter() -> AnyView {
     view! { <OrderWidget /> }.into_any()
@@ -128,6 +139,7 @@ fn frame_chapter() -> AnyView {
 /// A part's view at `slot`, at once: every build but the split one.
 #[cfg(not(split))]
 pub fn part_view(part: Part, slot: u8, _on_approach: bool, _saying: &'static str, _placeholder: Placeholder) -> AnyView {
+    sheet_of(part);
     let view = match part {
         Part::Frame => return frame_chapter(),
         Part::Opening => opening(slot),
@@ -154,6 +166,9 @@ pub fn part_view(part: Part, slot: u8, on_approach: bool, saying: &'static str, 
         request(part);
     }
     let (arrived, failed) = state(part);
+    // Shown once its code and its style sheet are both here: unstyled, a chapter would show for a
+    // moment at another height (an embed's frame would grow twice).
+    let styled = sheet_of(part);
     let waiting = NodeRef::<Section>::new();
     if on_approach {
         let observer = StoredValue::new_local(None::<web_sys::IntersectionObserver>);
@@ -183,7 +198,7 @@ pub fn part_view(part: Part, slot: u8, on_approach: bool, saying: &'static str, 
     };
     // Once the part is here, calling into it is immediate (the Suspend resolves at once).
     view! {
-        <Show when=move || arrived.get() fallback=move || placeholder(waiting, status())>
+        <Show when=move || arrived.get() && styled.get() fallback=move || placeholder(waiting, status())>
             {Suspend::new(async move {
                 let view = match part {
                     Part::Frame => Ok(frame_chapter()),
@@ -224,6 +239,7 @@ pub fn request(part: Part) {
     }
     let (arrived, failed) = state(part);
     failed.set(false);
+    sheet_of(part);
     leptos::task::spawn_local(async move {
         let fetched = match part {
             Part::Frame => Ok(()),

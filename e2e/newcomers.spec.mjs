@@ -187,9 +187,14 @@ test('the slowest wavelength says what holds, with and without scaling', async (
     const wavelength = await value(page, 'slowest-wavelength');
     expect(wavelength).toBeGreaterThan(2 * Math.PI * 10000 ** (62 / 64));
     await expect(hint).toContainText('lengthens it');
-    await expect(hint).toContainText('without it: 47117');
+    await expect(hint).toContainText('plain RoPE: 47117');
     await expect(hint).not.toContainText('ceiling');
   }
+  // p-RoPE keeps 16 of 32 planes: even times 8 its slowest plane turns far faster than plain RoPE's.
+  await open(page, '/?scaling=proportional&partial=0.5&factor=8');
+  expect(close(await value(page, 'slowest-wavelength'), 8 * 2 * Math.PI * 10000 ** (30 / 64), 1e-9)).toBe(true);
+  await expect(hint).toContainText('shortens it');
+  await expect(hint).toContainText('plain RoPE: 47117');
 });
 
 test.describe('on a phone with touch', () => {

@@ -111,13 +111,13 @@ fn relative_bound(inv_freq: &[f64], r: f64) -> f64 {
     total / inv_freq.len() as f64
 }
 
-/// θᵢ of the head as trained, from b, d and partial alone: the rotating planes keep
-/// b^(−2i/r) over r = ⌊d·partial⌋ rotating dimensions; p-RoPE keeps b^(−2i/d) for its first
-/// ⌊partial·d/2⌋ planes. Zeros for the rest.
+/// θᵢ of the same head with plain RoPE, from b, d and partial alone: the rotating planes keep
+/// b^(−2i/r) over r = ⌊d·partial⌋ rotating dimensions (partial rotary); under p-RoPE every plane
+/// turns, b^(−2i/d). Zeros for the rest.
 fn trained_theta(state: &LabState) -> Vec<f64> {
     let (b, d) = (state.base, state.dim);
     let (rotating, exponent_over) = if state.scaling == ScalingMethod::Proportional {
-        (((state.partial * d as f64) / 2.0).floor() as usize, d)
+        (d / 2, d)
     } else {
         let r = (d as f64 * state.partial).floor() as usize;
         (r / 2, r)
@@ -180,13 +180,13 @@ proptest! {
         }
     }
 
-    /// The hint compares the slowest wavelength with the same head's without context extension,
-    /// computed here from b, d and partial.
+    /// The hint compares the slowest wavelength with the same head's with plain RoPE, computed
+    /// here from b, d and partial.
     #[test]
     fn the_slowest_wavelength_hint_says_what_scaling_did(query in query()) {
         let Some((state, d)) = read(&query) else { return Ok(()) };
         let trained = trained_theta(&state);
-        let unscaled = rope_lab::rope::frequencies(d.params, &state.unscaled_params()).unwrap().inv_freq;
+        let unscaled = rope_lab::rope::frequencies(d.params, &state.plain_params()).unwrap().inv_freq;
         for (a, b) in trained.iter().zip(&unscaled) {
             prop_assert!((a - b).abs() <= 1e-12 * a.abs().max(1e-300), "trained θ {a} vs {b}");
         }
@@ -286,26 +286,38 @@ proptest! {
     }
 }
 
-/// The issue's cases: p-RoPE shortens nothing against its own trained head (its slowest plane is
-/// 2π·b^(2(p − 1)/d), not 2π·b^(1 − 2/d)); dynamic NTK at seq ≤ orig leaves it; d = 2's bound is flat.
+/// The issue's cases: p-RoPE at d = 64 keeps 16 planes, so its slowest wavelength is far below
+/// plain RoPE's 2π·b^(62/64) ≈ 47,117 even times the factor; dynamic NTK at seq ≤ orig leaves it;
+/// d = 2's bound is flat.
 #[test]
 fn the_cases_the_issue_names() {
     let (state, d) = read("scaling=proportional&partial=0.5&factor=8&dim=64").unwrap();
-    let unscaled = rope_lab::rope::frequencies(d.params, &state.unscaled_params()).unwrap().inv_freq;
+    let unscaled = rope_lab::rope::frequencies(d.params, &state.plain_params()).unwrap().inv_freq;
     let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, state.base, state.scaling);
-    // 16 planes rotate: the slowest is plane 15, 2π·10000^(30/64) ≈ 471 tokens, times 8 ≈ 3,769.
-    assert!(hint.contains("lengthens it 8×") && hint.contains("without it: 471.") && hint.contains("16 of 32 planes rotate"), "{hint}");
+    // 16 planes rotate: the slowest is plane 15, 2π·10000^(30/64) ≈ 471 tokens, times 8 ≈ 3,769,
+    // against plain RoPE's 47,117: 12.5 times shorter.
+    let (now, plain) = (8.0 * TAU * 10000f64.powf(30.0 / 64.0), TAU * 10000f64.powf(62.0 / 64.0));
+    let ratio = rope_lab::charts::format::short_number(plain / now);
+    assert!(
+        hint.contains(&format!("shortens it {ratio}×")) && hint.contains("plain RoPE: 47117") && hint.contains("16 of 32 planes rotate"),
+        "{hint}"
+    );
+    // Without a factor p-RoPE still shortens it: 100 times.
+    let (state, d) = read("scaling=proportional&partial=0.5&dim=64").unwrap();
+    let unscaled = rope_lab::rope::frequencies(d.params, &state.plain_params()).unwrap().inv_freq;
+    let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, state.base, state.scaling);
+    assert!(hint.contains("shortens it 100×"), "{hint}");
 
     let (state, d) = read("scaling=dynamic&factor=4&orig=4096&seq=2048").unwrap();
-    let unscaled = rope_lab::rope::frequencies(d.params, &state.unscaled_params()).unwrap().inv_freq;
+    let unscaled = rope_lab::rope::frequencies(d.params, &state.plain_params()).unwrap().inv_freq;
     let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, state.base, state.scaling);
     assert!(hint.contains("leaves it unchanged"), "{hint}");
 
     for query in ["scaling=yarn", "scaling=llama3", "scaling=linear&factor=4"] {
         let (state, d) = read(query).unwrap();
-        let unscaled = rope_lab::rope::frequencies(d.params, &state.unscaled_params()).unwrap().inv_freq;
+        let unscaled = rope_lab::rope::frequencies(d.params, &state.plain_params()).unwrap().inv_freq;
         let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, state.base, state.scaling);
-        assert!(hint.contains("lengthens it") && hint.contains("without it: 47117"), "{query}: {hint}");
+        assert!(hint.contains("lengthens it") && hint.contains("plain RoPE: 47117"), "{query}: {hint}");
     }
 
     // At d = 2 the bound is 1 everywhere: the premise says so, not that it falls.

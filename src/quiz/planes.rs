@@ -33,31 +33,33 @@ pub fn slowest_wavelength(inv_freq: &[f64]) -> Option<f64> {
     inv_freq.iter().filter_map(|f| wavelength(*f)).reduce(f64::max)
 }
 
-/// The hint of the `slowest-wavelength` readout: `inv_freq` in effect under `method`,
-/// `unscaled` the same head without context extension (the same rotating planes, no factor),
-/// `base` b. Without scaling it says where the value comes from; with scaling it compares the
-/// two values and says whether the method lengthens, shortens or leaves the slowest wavelength.
-pub fn slowest_hint(inv_freq: &[f64], unscaled: &[f64], base: f64, method: ScalingMethod) -> String {
-    let (Some(scaled), Some(plain)) = (slowest_wavelength(inv_freq), slowest_wavelength(unscaled)) else {
+/// The hint of the `slowest-wavelength` readout: `inv_freq` in effect under `method`, `plain`
+/// the same head with plain RoPE (no method; every plane turning where p-RoPE drops some), `base`
+/// b. Without scaling it says where the value comes from; with scaling it compares the two values
+/// and says whether the method lengthens, shortens or leaves the slowest wavelength.
+pub fn slowest_hint(inv_freq: &[f64], plain: &[f64], base: f64, method: ScalingMethod) -> String {
+    let (Some(scaled), Some(before)) = (slowest_wavelength(inv_freq), slowest_wavelength(plain)) else {
         return "no plane of this head rotates: no wavelength".to_string();
     };
-    let rotating = unscaled.iter().filter(|f| wavelength(**f).is_some()).count();
-    let some = if rotating < unscaled.len() { format!("; {} of {} planes rotate", rotating, unscaled.len()) } else { String::new() };
+    // How many planes turn in effect (p-RoPE and partial rotary leave some still).
+    let rotating = inv_freq.iter().filter(|f| wavelength(**f).is_some()).count();
+    let some = if rotating < inv_freq.len() { format!("; {} of {} planes rotate", rotating, inv_freq.len()) } else { String::new() };
     if method == ScalingMethod::None {
-        let share = 100.0 * plain / (std::f64::consts::TAU * base);
+        let share = 100.0 * before / (std::f64::consts::TAU * base);
         let share = if share >= 1.0 { short_number(share.round()) } else { short_number(share) };
         return format!("the slowest plane's 2π/θᵢ: {share}% of 2π·b = {} tokens{some}", short_number(std::f64::consts::TAU * base));
     }
-    let close = (scaled - plain).abs() <= 1e-9 * plain;
+    let close = (scaled - before).abs() <= 1e-9 * before;
     let label = method.label();
+    let plain_words = format!("plain RoPE: {} tokens", short_number(before));
     if close {
         let why =
             if method == ScalingMethod::Dynamic { " (dynamic NTK changes nothing until the sequence is longer than orig)" } else { "" };
-        format!("{label} leaves it unchanged{why}: {} tokens without it too{some}", short_number(plain))
-    } else if scaled > plain {
-        format!("{label} lengthens it {}× (without it: {} tokens){some}", short_number(scaled / plain), short_number(plain))
+        format!("{label} leaves it unchanged{why} ({plain_words} too){some}")
+    } else if scaled > before {
+        format!("{label} lengthens it {}× ({plain_words}){some}", short_number(scaled / before))
     } else {
-        format!("{label} shortens it {}× (without it: {} tokens){some}", short_number(plain / scaled), short_number(plain))
+        format!("{label} shortens it {}× ({plain_words}){some}", short_number(before / scaled))
     }
 }
 

@@ -378,6 +378,14 @@ impl LabState {
         Some(ScalingParams { method, ..self.scaling_params() })
     }
 
+    /// Plain RoPE for this head: no method, and every plane turning under p-RoPE (whose
+    /// `partial` says how many planes it keeps; partial rotary's stays). What the frequencies
+    /// chapter compares the slowest wavelength with.
+    pub fn plain_params(&self) -> ScalingParams {
+        let partial = if self.scaling == ScalingMethod::Proportional { 1.0 } else { self.partial };
+        ScalingParams { method: ScalingMethod::None, partial, ..ScalingParams::default() }
+    }
+
     /// The head as it was trained, before context extension: the same partial rotary, and for
     /// p-RoPE the same dropped planes, without the factor.
     pub fn unscaled_params(&self) -> ScalingParams {

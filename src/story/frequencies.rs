@@ -58,10 +58,10 @@ pub fn FrequenciesWidget() -> impl IntoView {
     let counts = Memo::new(move |_| inv_freq.with(|f| turning_counts(f.as_deref().unwrap_or_default(), context.get())));
     let slowest = Memo::new(move |_| inv_freq.with(|f| f.as_deref().and_then(slowest_wavelength)));
 
-    // The same head without context extension (its rotating planes, no factor): the slowest
-    // wavelength's hint compares the two.
     let scaling = lab.select(|s| s.scaling);
-    let unscaled = lab.select(|s| s.unscaled_params());
+    // The same head with plain RoPE (no method; p-RoPE's dropped planes turning): the slowest
+    // wavelength's hint compares the two.
+    let unscaled = lab.select(|s| s.plain_params());
     let params = lab.select_derived(|d| d.params);
     let unscaled_freq =
         Memo::new(move |_| params.get().and_then(|p| unscaled.with(|u| frequencies(p, u).ok())).map(|f| f.inv_freq).unwrap_or_default());
@@ -163,7 +163,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
                 <p class="control-note">
                     {move || format!("The θᵢ here are those of {}, a context extension explained in ", scaling.get().label())}
                     <a href="#scaling">"Context extension"</a>
-                    "; the slowest wavelength's readout compares them with the θᵢ without it."
+                    "; the slowest wavelength's readout compares them with plain RoPE's."
                 </p>
             </Show>
             <div class="control context-control">

@@ -157,7 +157,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
             wavelength). Plane 0 turns once every 2π ≈ 6.3 tokens; the last plane, i = d/2 − 1, once every \
             2π·b^(1−2/d) tokens: with b = 10,000, 75% of 2π·b at d = 64 and only 10% at d = 8. A context of L tokens holds \
             positions 0 to L − 1, whose farthest pair is L − 1 apart: within it a plane turns by at most (L − 1)·θᵢ, so it \
-            completes a turn only if its wavelength is at most L − 1 tokens.">
+            completes a turn only if its wavelength is at most L − 1 tokens. With partial rotary (partial_rotary_factor             below 1) only the first r = d·partial dimensions (rounded down) turn: θᵢ = b^(−2i/r) for i < r/2, and the other planes do not             turn at all.">
             <Formula math=formulas::FREQUENCIES />
             <Show when=move || scaling.get() != ScalingMethod::None>
                 <p class="control-note">
@@ -192,7 +192,7 @@ pub fn FrequenciesWidget() -> impl IntoView {
                 }></canvas>
             <ChartLegend entries=Memo::new(move |_| chart.with(|c| c.legend(&style.get()))) />
             <div class="readouts">
-                <Readout testid="planes-turning" label="planes that turn within the context" integer=true
+                <Readout testid="planes-turning" label="planes that complete a turn within the context" integer=true
                     value=Signal::derive(move || Some(counts.get().0 as f64))
                     text=Signal::derive(move || format!("{} of {}", counts.get().0, counts.get().0 + counts.get().1))
                     hint=move || {
@@ -234,8 +234,8 @@ pub fn FrequenciesWidget() -> impl IntoView {
             <h3>"The base b"</h3>
             <p class="explain">
                 "b = 10,000 comes from the original transformer's sinusoids (Vaswani et al. 2017), a choice neither it nor "
-                "RoFormer derives: its wavelengths run from 2π to 2π·10,000^((d−2)/d), just under 2π·10,000 ≈ 62,832 tokens "
-                "(about 54,000 at d = 128), longer than the texts "
+                "RoFormer derives: its wavelengths run from 2π to 2π·10,000^((d−2)/d), which nears 2π·10,000 ≈ 62,832 tokens "
+                "as d grows (47,117 at d = 64, about 54,000 at d = 128), longer than the texts "
                 "trained on then. Long-context models raise it, so that the slow planes stay slow over a longer context: "
                 "Llama 3.1 trains with b = 500,000, Qwen2.5 with 1,000,000 (rope_theta, b's name in their config.json). Try them and "
                 "watch the slowest wavelength and the planes that turn:"

@@ -193,8 +193,10 @@ test('the slowest wavelength says what holds, with and without scaling', async (
   // p-RoPE keeps 16 of 32 planes: even times 8 its slowest plane turns far faster than plain RoPE's.
   await open(page, '/?scaling=proportional&partial=0.5&factor=8');
   expect(close(await value(page, 'slowest-wavelength'), 8 * 2 * Math.PI * 10000 ** (30 / 64), 1e-9)).toBe(true);
-  await expect(hint).toContainText('shortens it');
-  await expect(hint).toContainText('plain RoPE: 47117');
+  // Both steps: dropping planes 16 to 31 (47117 -> 471 tokens), then the factor (x 8).
+  await expect(hint).toContainText('p-RoPE keeps 16 of 32 planes, so the slowest wavelength falls from 47117');
+  await expect(hint).toContainText('the factor 8 then lengthens it to 3769');
+  await expect(hint).toContainText(`${(10000 ** (32 / 64) / 8).toFixed(1)}× shorter than plain RoPE's`);
 });
 
 test.describe('on a phone with touch', () => {

@@ -25,8 +25,11 @@ fn read(query: &str) -> Option<(LabState, Derived)> {
 /// heatmap's mode.
 fn query() -> impl Strategy<Value = String> {
     let method = prop::sample::select(ScalingMethod::ALL.to_vec());
-    let dims = prop_oneof![Just(2usize), Just(4), Just(6), 1usize..=64].prop_map(|d| if d > 6 { 2 * d } else { d });
-    let head = (0.0001f64..=9.0, dims, 1u32..=24, method, 1.0f64..=64.0, prop::option::of(0.01f64..=1.0));
+    // d from 2 to 512 (wider heads are reachable too, but slow to rotate by hand here); bases
+    // from 1.0001 (log₁₀ ≈ 0.0000434) to 10⁹.
+    let dims = prop_oneof![Just(2usize), Just(4), Just(6), 1usize..=64, 65usize..=256].prop_map(|d| if d > 6 { 2 * d } else { d });
+    let log_bases = prop_oneof![Just(1.0001f64.log10()), 1.0001f64.log10()..=1.0, 0.0001f64..=9.0];
+    let head = (log_bases, dims, 1u32..=24, method, 1.0f64..=64.0, prop::option::of(0.01f64..=1.0));
     let rest = (
         prop::option::of(1u64..=4_000_000),
         prop_oneof![Just("interleaved"), Just("half")],
@@ -125,6 +128,14 @@ fn trained_theta(state: &LabState) -> Vec<f64> {
     (0..d / 2).map(|i| if i < rotating { b.powf(-(2.0 * i as f64) / exponent_over as f64) } else { 0.0 }).collect()
 }
 
+/// Under p-RoPE, θᵢ of the planes it keeps before its factor: b^(−2i/d) for the first
+/// ⌊partial·d/2⌋ planes, zeros for the rest.
+fn kept_theta(state: &LabState) -> Vec<f64> {
+    let (b, d) = (state.base, state.dim);
+    let kept = (state.partial * d as f64 / 2.0).floor() as usize;
+    (0..d / 2).map(|i| if i < kept { b.powf(-(2.0 * i as f64) / d as f64) } else { 0.0 }).collect()
+}
+
 fn slowest(theta: &[f64]) -> Option<f64> {
     theta.iter().filter(|t| **t > 0.0).map(|t| TAU / t).reduce(f64::max)
 }
@@ -190,7 +201,7 @@ proptest! {
         for (a, b) in trained.iter().zip(&unscaled) {
             prop_assert!((a - b).abs() <= 1e-12 * a.abs().max(1e-300), "trained θ {a} vs {b}");
         }
-        let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, state.base, state.scaling);
+        let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, &kept_theta(&state), state.base, state.scaling);
         let (Some(now), Some(before)) = (slowest(&d.frequencies.inv_freq), slowest(&trained)) else {
             prop_assert!(hint.contains("no plane"), "{hint}");
             return Ok(());
@@ -200,8 +211,35 @@ proptest! {
             prop_assert!(!hint.contains("lengthens") && !hint.contains("shortens"), "{hint}");
             return Ok(());
         }
+        let short = rope_lab::charts::format::short_number;
+        prop_assert!(hint.contains(&short(before)), "{hint} lacks {before}");
+        if state.scaling == ScalingMethod::Proportional {
+            // Both steps: the planes kept (the page's kept θᵢ are these), then the factor.
+            let kept = kept_theta(&state);
+            let page = rope_lab::rope::frequencies(d.params, &state.unscaled_params()).unwrap().inv_freq;
+            for (a, b) in kept.iter().zip(&page) {
+                prop_assert!((a - b).abs() <= 1e-12 * a.abs().max(1e-300), "kept θ {a} vs {b}");
+            }
+            let count = kept.iter().filter(|t| **t > 0.0).count();
+            let middle = slowest(&kept).unwrap();
+            if count < kept.len() {
+                let falls = format!("keeps {count} of {} planes, so the slowest wavelength falls from {} to {} tokens", kept.len(), short(before), short(middle));
+                prop_assert!(hint.contains(&falls), "{hint} lacks '{falls}'");
+            } else {
+                prop_assert!(hint.contains(&format!("keeps all {} planes", kept.len())), "{hint}");
+            }
+            if (now - middle).abs() > 1e-6 * middle {
+                prop_assert!(hint.contains(&format!("to {} tokens", short(now))), "{hint} lacks {now}");
+                prop_assert!(hint.contains(if now > middle { "then lengthens" } else { "then shortens" }), "{hint}");
+            }
+            if now > before * (1.0 + 1e-6) {
+                prop_assert!(hint.contains(&format!("{}× longer than plain RoPE's", short(now / before))), "{hint}");
+            } else if now < before * (1.0 - 1e-6) {
+                prop_assert!(hint.contains(&format!("{}× shorter than plain RoPE's", short(before / now))), "{hint}");
+            }
+            return Ok(());
+        }
         prop_assert!(hint.starts_with(state.scaling.label()), "{hint}");
-        prop_assert!(hint.contains(&rope_lab::charts::format::short_number(before)), "{hint} lacks {before}");
         if now > before * (1.0 + 1e-6) {
             prop_assert!(hint.contains("lengthens"), "{now} > {before}: {hint}");
         } else if now < before * (1.0 - 1e-6) {
@@ -224,10 +262,16 @@ proptest! {
         let short = rope_lab::charts::format::short_number;
         prop_assert!(question.ask.contains(&short(relative_bound(theta, 0.0))), "{}", question.ask);
         if r == 0 {
-            prop_assert_eq!(&question.right, "yes");
-            if theta.len() == 1 {
-                prop_assert!(question.why.contains("1 at every distance"), "{}", question.why);
-            }
+            // At r = 0 the bound is (d/2 + 1)/2 (each |Sₜ| = t), and the answer says whether no
+            // distance goes higher: checked here against the bound summed by hand at many r.
+            let planes = theta.len() as f64;
+            let top = (planes + 1.0) / 2.0;
+            prop_assert!((relative_bound(theta, 0.0) - top).abs() <= 1e-9 * top);
+            let highest = (1..=400).map(|t| relative_bound(theta, (t * t) as f64)).fold(top, f64::max);
+            prop_assert_eq!(&question.right, if highest <= top * (1.0 + 1e-12) { "yes" } else { "no" });
+            prop_assert!(question.ask.contains(&format!("relative bound is {}", short(top))), "{}", question.ask);
+            prop_assert!(question.why.contains(&format!("(d/2 + 1)/2 = {}", short(top))), "{}", question.why);
+            prop_assert_eq!(question.why.contains("1 at every distance"), theta.len() == 1, "{}", question.why);
             return Ok(());
         }
         prop_assert!(question.ask.contains(&short(relative_bound(theta, r as f64))), "{}", question.ask);
@@ -293,30 +337,41 @@ proptest! {
 fn the_cases_the_issue_names() {
     let (state, d) = read("scaling=proportional&partial=0.5&factor=8&dim=64").unwrap();
     let unscaled = rope_lab::rope::frequencies(d.params, &state.plain_params()).unwrap().inv_freq;
-    let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, state.base, state.scaling);
-    // 16 planes rotate: the slowest is plane 15, 2π·10000^(30/64) ≈ 471 tokens, times 8 ≈ 3,769,
-    // against plain RoPE's 47,117: 12.5 times shorter.
-    let (now, plain) = (8.0 * TAU * 10000f64.powf(30.0 / 64.0), TAU * 10000f64.powf(62.0 / 64.0));
-    let ratio = rope_lab::charts::format::short_number(plain / now);
+    let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, &kept_theta(&state), state.base, state.scaling);
+    // 16 planes are kept: the slowest is plane 15, 2π·10000^(30/64) ≈ 471 tokens against plain
+    // RoPE's 2π·10000^(62/64) ≈ 47,117; times 8 ≈ 3,769, 12.5 times shorter than plain RoPE's.
+    let (kept, now, plain) = (TAU * 10000f64.powf(30.0 / 64.0), 8.0 * TAU * 10000f64.powf(30.0 / 64.0), TAU * 10000f64.powf(62.0 / 64.0));
+    let short = rope_lab::charts::format::short_number;
+    assert_eq!(
+        hint,
+        format!(
+            "p-RoPE keeps 16 of 32 planes, so the slowest wavelength falls from {} to {} tokens; the factor 8 then lengthens it to {} \
+             tokens, {}× shorter than plain RoPE's",
+            short(plain),
+            short(kept),
+            short(now),
+            short(plain / now)
+        )
+    );
     assert!(
-        hint.contains(&format!("shortens it {ratio}×")) && hint.contains("plain RoPE: 47117") && hint.contains("16 of 32 planes rotate"),
+        hint.contains("from 47117.2 to 471.172 tokens") && hint.contains("to 3769.4 tokens") && hint.contains("12.5× shorter"),
         "{hint}"
     );
     // Without a factor p-RoPE still shortens it: 100 times.
     let (state, d) = read("scaling=proportional&partial=0.5&dim=64").unwrap();
     let unscaled = rope_lab::rope::frequencies(d.params, &state.plain_params()).unwrap().inv_freq;
-    let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, state.base, state.scaling);
-    assert!(hint.contains("shortens it 100×"), "{hint}");
+    let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, &kept_theta(&state), state.base, state.scaling);
+    assert!(hint.contains("falls from 47117.2 to 471.172 tokens") && hint.contains("100× shorter than plain RoPE's"), "{hint}");
 
     let (state, d) = read("scaling=dynamic&factor=4&orig=4096&seq=2048").unwrap();
     let unscaled = rope_lab::rope::frequencies(d.params, &state.plain_params()).unwrap().inv_freq;
-    let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, state.base, state.scaling);
+    let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, &kept_theta(&state), state.base, state.scaling);
     assert!(hint.contains("leaves it unchanged"), "{hint}");
 
     for query in ["scaling=yarn", "scaling=llama3", "scaling=linear&factor=4"] {
         let (state, d) = read(query).unwrap();
         let unscaled = rope_lab::rope::frequencies(d.params, &state.plain_params()).unwrap().inv_freq;
-        let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, state.base, state.scaling);
+        let hint = slowest_hint(&d.frequencies.inv_freq, &unscaled, &kept_theta(&state), state.base, state.scaling);
         assert!(hint.contains("lengthens it") && hint.contains("plain RoPE: 47117"), "{query}: {hint}");
     }
 

@@ -34,10 +34,12 @@ pub fn slowest_wavelength(inv_freq: &[f64]) -> Option<f64> {
 }
 
 /// The hint of the `slowest-wavelength` readout: `inv_freq` in effect under `method`, `plain`
-/// the same head with plain RoPE (no method; every plane turning where p-RoPE drops some), `base`
-/// b. Without scaling it says where the value comes from; with scaling it compares the two values
-/// and says whether the method lengthens, shortens or leaves the slowest wavelength.
-pub fn slowest_hint(inv_freq: &[f64], plain: &[f64], base: f64, method: ScalingMethod) -> String {
+/// the same head with plain RoPE (no method; every plane turning where p-RoPE drops some),
+/// `kept` the head's planes under `method` before its factor (p-RoPE's kept planes; read only
+/// for p-RoPE), `base` b. Without scaling it says where the value comes from; with scaling it
+/// compares the value with plain RoPE's and says whether it is longer, shorter or the same; for
+/// p-RoPE it says both steps, dropping planes and then the factor.
+pub fn slowest_hint(inv_freq: &[f64], plain: &[f64], kept: &[f64], base: f64, method: ScalingMethod) -> String {
     let (Some(scaled), Some(before)) = (slowest_wavelength(inv_freq), slowest_wavelength(plain)) else {
         return "no plane of this head rotates: no wavelength".to_string();
     };
@@ -49,10 +51,43 @@ pub fn slowest_hint(inv_freq: &[f64], plain: &[f64], base: f64, method: ScalingM
         let share = if share >= 1.0 { short_number(share.round()) } else { short_number(share) };
         return format!("the slowest plane's 2π/θᵢ: {share}% of 2π·b = {} tokens{some}", short_number(std::f64::consts::TAU * base));
     }
-    let close = (scaled - before).abs() <= 1e-9 * before;
+    let same = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b;
+    // How `now` compares with plain RoPE's `before`.
+    let versus = |now: f64| {
+        if same(now, before) {
+            "as long as plain RoPE's".to_string()
+        } else if now > before {
+            format!("{}× longer than plain RoPE's", short_number(now / before))
+        } else {
+            format!("{}× shorter than plain RoPE's", short_number(before / now))
+        }
+    };
+    if method == ScalingMethod::Proportional {
+        // Two steps: p-RoPE keeps the fastest planes (dropping the slow ones), then divides
+        // their θᵢ by the factor, which multiplies each wavelength by it.
+        let Some(middle) = slowest_wavelength(kept) else { return "no plane of this head rotates: no wavelength".to_string() };
+        let planes = inv_freq.len();
+        let first = if rotating == planes {
+            format!("p-RoPE keeps all {planes} planes, so the slowest wavelength stays {} tokens", short_number(before))
+        } else {
+            format!(
+                "p-RoPE keeps {rotating} of {planes} planes, so the slowest wavelength falls from {} to {} tokens",
+                short_number(before),
+                short_number(middle)
+            )
+        };
+        let factor = scaled / middle;
+        let second = if same(scaled, middle) {
+            format!("the factor leaves it there, {}", versus(scaled))
+        } else {
+            let verb = if scaled > middle { "lengthens" } else { "shortens" };
+            format!("the factor {} then {verb} it to {} tokens, {}", short_number(factor), short_number(scaled), versus(scaled))
+        };
+        return format!("{first}; {second}");
+    }
     let label = method.label();
     let plain_words = format!("plain RoPE: {} tokens", short_number(before));
-    if close {
+    if same(scaled, before) {
         let why =
             if method == ScalingMethod::Dynamic { " (dynamic NTK changes nothing until the sequence is longer than orig)" } else { "" };
         format!("{label} leaves it unchanged{why} ({plain_words} too){some}")

@@ -65,8 +65,25 @@ pub fn FrequenciesWidget() -> impl IntoView {
     let params = lab.select_derived(|d| d.params);
     let unscaled_freq =
         Memo::new(move |_| params.get().and_then(|p| unscaled.with(|u| frequencies(p, u).ok())).map(|f| f.inv_freq).unwrap_or_default());
-    let slowest_hint =
-        move || inv_freq.with(|f| unscaled_freq.with(|u| slowest_hint(f.as_deref().unwrap_or_default(), u, base.get(), scaling.get())));
+    // Partial rotary (any method but p-RoPE, which drops planes instead): only the first r of
+    // the d dimensions rotate, with θᵢ = b^(−2i/r) (transformers' inv_freq over
+    // dim = int(head_dim·partial_rotary_factor)), and the other planes do not turn.
+    let partial_note = Memo::new(move |_| {
+        lab.state.with(|s| {
+            let r = s.scaling.rotary_dim(s.dim, s.partial).ok().filter(|r| *r < s.dim)?;
+            Some(partial_rotary_note(s.base, s.dim, r, s.partial, s.scaling != ScalingMethod::None))
+        })
+    });
+    // p-RoPE's kept planes before its factor: the hint's middle step.
+    let kept = lab.select(|s| (s.scaling == ScalingMethod::Proportional).then(|| s.unscaled_params()));
+    let kept_freq = Memo::new(move |_| {
+        params.get().and_then(|p| kept.with(|k| k.as_ref().and_then(|k| frequencies(p, k).ok()))).map(|f| f.inv_freq).unwrap_or_default()
+    });
+    let slowest_hint = move || {
+        inv_freq.with(|f| {
+            unscaled_freq.with(|u| kept_freq.with(|k| slowest_hint(f.as_deref().unwrap_or_default(), u, k, base.get(), scaling.get())))
+        })
+    };
     let canvas = NodeRef::<Canvas>::new();
     let canvas_size = use_canvas_chart(
         canvas,
@@ -157,13 +174,15 @@ pub fn FrequenciesWidget() -> impl IntoView {
             wavelength). Plane 0 turns once every 2π ≈ 6.3 tokens; the last plane, i = d/2 − 1, once every \
             2π·b^(1−2/d) tokens: with b = 10,000, 75% of 2π·b at d = 64 and only 10% at d = 8. A context of L tokens holds \
             positions 0 to L − 1, whose farthest pair is L − 1 apart: within it a plane turns by at most (L − 1)·θᵢ, so it \
-            completes a turn only if its wavelength is at most L − 1 tokens. With partial rotary (partial_rotary_factor             below 1) only the first r = d·partial dimensions (rounded down) turn: θᵢ = b^(−2i/r) for i < r/2, and the other planes do not             turn at all.">
+            completes a turn only if its wavelength is at most L − 1 tokens. With partial rotary (partial_rotary_factor below 1), r = ⌊d·partial⌋ \
+            replaces d: see the note below.">
             <Formula math=formulas::FREQUENCIES />
+            {move || partial_note.get().map(|text| view! { <p class="control-note" data-testid="partial-rotary-note">{text}</p> })}
             <Show when=move || scaling.get() != ScalingMethod::None>
                 <p class="control-note">
                     {move || format!("The θᵢ here are those of {}, a context extension explained in ", scaling.get().label())}
                     <a href="#scaling">"Context extension"</a>
-                    "; the slowest wavelength's readout compares them with plain RoPE's."
+                    "; the slowest wavelength's readout compares them with plain RoPE's (no context extension, and under p-RoPE every plane turning)."
                 </p>
             </Show>
             <div class="control context-control">
@@ -252,8 +271,17 @@ pub fn FrequenciesWidget() -> impl IntoView {
             <details class="lists">
                 <summary>{move || format!("The θᵢ of the {} planes, as numbers", inv_freq.with(|f| f.as_ref().map_or(0, Vec::len)))}</summary>
                 <p class="explain">
-                    "θᵢ is a frequency, in radians per token. transformers calls the list inv_freq because its default computes "
-                    "each θᵢ as 1/b^(2i/d), the inverse of b^(2i/d); planes that do not rotate show 0."
+                    {move || {
+                        let over = partial_note.with(|n| n.is_some()).then(|| {
+                            lab.state.with(|s| s.scaling.rotary_dim(s.dim, s.partial).map_or(s.dim, |r| r))
+                        });
+                        let exponent = over.map_or_else(|| "d".to_string(), |r| r.to_string());
+                        let rotating = over.map_or_else(String::new, |r| format!(" over the {r} dimensions that rotate (r = {r})"));
+                        format!(
+                            "θᵢ is a frequency, in radians per token. transformers calls the list inv_freq because its default computes \
+                             each θᵢ as 1/b^(2i/{exponent}), the inverse of b^(2i/{exponent}){rotating}; planes that do not rotate show 0."
+                        )
+                    }}
                 </p>
                 <ListReadout testid="inv-freq" label="θᵢ, radians per token"
                     values=Signal::derive(move || inv_freq.get().unwrap_or_default()) />
@@ -318,4 +346,22 @@ fn PeriodRow(
             {cells}
         </tr>
     }
+}
+
+/// The note under partial rotary: `r` of the `dim` dimensions rotate (`partial` of them, rounded
+/// down), so θᵢ = b^(−2i/r) for the first r/2 planes and 0 for the rest; the last rotating
+/// plane's wavelength 2π·b^(1−2/r), before any context extension when `scaled`.
+fn partial_rotary_note(base: f64, dim: usize, r: usize, partial: f64, scaled: bool) -> String {
+    let (half, planes) = (r / 2, dim / 2);
+    let span = |a: usize, b: usize| if a == b { format!("plane {a}") } else { format!("planes {a} to {b}") };
+    let last = half - 1;
+    let wavelength = short_number(std::f64::consts::TAU * base.powf(1.0 - 2.0 / r as f64));
+    let before = if scaled { " before context extension" } else { "" };
+    format!(
+        "Here partial_rotary_factor = {partial}: only the first r = ⌊{dim}·{partial}⌋ = {r} of the d = {dim} dimensions rotate. \
+         θᵢ = b^(−2i/{r}){before} for {}, and θᵢ = 0 (no turn) for {}. The last rotating plane, i = {last}, turns once every \
+         2π·b^(1−2/{r}) = {wavelength} tokens{before}.",
+        span(0, last),
+        span(half, planes - 1),
+    )
 }

@@ -56,9 +56,12 @@ test('Llama 3.1 from the menu: its llama3 rule, its overshoot, and every value s
     return ((1 - smooth) * f) / 8 + smooth * f;
   });
   want.forEach((w, i) => expect(close(inv[i], w, 1e-12), `llama3 plane ${i}`).toBe(true));
-  // Overshoot beyond training: 131072 / 8192 = 16× without scaling, 16 / 8 = 2× with it.
-  expect(close(await value(page, 'scaling-overshoot-plain'), 16, 1e-12)).toBe(true);
-  expect(close(await value(page, 'scaling-overshoot'), 2, 1e-9)).toBe(true);
+  // Overshoot beyond training, positions 0 to L − 1 (the frequencies chapter's rule): a slow plane
+  // reached (8192 − 1)·θᵢ in training and (131072 − 1)·θᵢ without scaling, about 16×; the divided
+  // planes reach (131072 − 1)·θᵢ/8, about 2×.
+  expect(close(await value(page, 'scaling-overshoot-plain'), 131071 / 8191, 1e-12)).toBe(true);
+  expect(close(await value(page, 'scaling-overshoot'), 131071 / (8 * 8191), 1e-9)).toBe(true);
+  await expect(page.getByTestId('scaling-overshoot')).toContainText('about 2×');
   // Plane by plane: the planes marked beyond training are the ones the readout counts.
   await chapter(page).scrollIntoViewIfNeeded();
   await chapter(page).getByText("Each plane's largest angle").click();
@@ -73,7 +76,8 @@ test('Llama 3.1 from the menu: its llama3 rule, its overshoot, and every value s
   await page.locator('#scaling-factor').fill('16');
   await page.locator('#scaling-factor').press('Enter');
   await expect(page).toHaveURL(/factor=16/);
-  await expect.poll(async () => close(await value(page, 'scaling-overshoot'), 1, 1e-9)).toBe(true);
+  // 16 × 8191 = 131056 < 131071: the divided planes still go a hair (less than a position) beyond.
+  await expect.poll(async () => close(await value(page, 'scaling-overshoot'), 131071 / (16 * 8191), 1e-9)).toBe(true);
 });
 
 test('the walk-through loads Llama 3.1 and reads its bands and overshoot from the state (issue 45)', async ({ page }) => {
@@ -90,14 +94,15 @@ test('the walk-through loads Llama 3.1 and reads its bands and overshoot from th
   await expect(text).toContainText(`planes 0–${kept - 1} have it above high_freq_factor = 4`);
   await expect(text).toContainText(`planes ${64 - divided}–63 have it below low_freq_factor = 1`);
   await expect(text).toContainText(`planes ${kept}–${63 - divided} between are blended`);
-  // 131072 / (8 · 8192) = 2: the divided planes turn twice as far as in training.
-  await expect(text).toContainText('factor × orig = 65,536 tokens');
-  await expect(text).toContainText('is 2× that');
-  // A factor of 16 reaches the target: the sentences follow the state.
-  await page.locator('#scaling-factor').fill('16');
+  // Positions 0 to 8191 in training; a divided plane stays within them up to position 8 × 8191,
+  // and the target ends at position 131071: (131072 − 1) / (8 · 8191) ≈ 2.0002, about 2×.
+  await expect(text).toContainText(`factor × (orig − 1) = ${(8 * 8191).toLocaleString('en-US')};`);
+  await expect(text).toContainText(`ends at position 131,071, about ${(131071 / (8 * 8191)).toFixed(2).replace(/\.?0+$/, '')}× that`);
+  // A factor of 17 reaches past the target (17 × 8191 ≥ 131071): the sentences follow the state.
+  await page.locator('#scaling-factor').fill('17');
   await page.locator('#scaling-factor').press('Enter');
-  await expect(text).toContainText('factor × orig = 131,072 tokens');
-  await expect(text).toContainText('is within that');
+  await expect(text).toContainText(`factor × (orig − 1) = ${(17 * 8191).toLocaleString('en-US')};`);
+  await expect(text).toContainText('ends at position 131,071, within that');
   await expect(load).toBeVisible();
 });
 

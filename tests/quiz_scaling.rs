@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use rope_lab::quiz::scaling::fastest_plane;
 use rope_lab::quiz::Question;
-use rope_lab::rope::{frequencies, RopeParams, ScalingMethod, ScalingParams};
+use rope_lab::rope::{frequencies, stretch, RopeParams, ScalingMethod, ScalingParams};
 use rope_lab::state::LabState;
 use std::f64::consts::TAU;
 
@@ -178,6 +178,52 @@ proptest! {
         let s = state(&q);
         check(&s)?;
     }
+
+    /// Each plane's largest angle in training is (orig − 1)·θᵢ (positions 0 to orig − 1, the
+    /// frequencies chapter's rule) and within the target (target − 1)·θ′ᵢ; a plane goes beyond
+    /// training when it never completed a turn there and its target angle is larger.
+    #[test]
+    fn plane_angles_count_positions_zero_to_length_minus_one(q in query()) {
+        let s = state(&q);
+        let (before, after) = chapter_inputs(&s);
+        let (orig, target) = (s.orig as f64, s.target_context() as f64);
+        let planes = stretch(&before, &after, s.effective_factor(), orig, target);
+        for ((p, was), now) in planes.iter().zip(&before).zip(&after) {
+            if *now == 0.0 {
+                continue;
+            }
+            let (trained, reached) = ((orig - 1.0) * was, (target - 1.0) * now);
+            prop_assert!((p.trained_angle - trained).abs() <= 1e-12 * trained.abs().max(1e-300), "{} vs {trained}", p.trained_angle);
+            prop_assert!((p.target_angle - reached).abs() <= 1e-12 * reached.abs().max(1e-300), "{} vs {reached}", p.target_angle);
+            let beyond = trained > 0.0 && trained < TAU && reached > trained * (1.0 + 1e-9);
+            let clear = trained >= TAU || trained == 0.0 || reached < trained * (1.0 - 1e-9) || (reached - trained).abs() <= 1e-13 * trained;
+            if beyond {
+                prop_assert!(p.unseen(), "{q}: {trained} -> {reached}");
+                prop_assert!((p.overshoot() - reached / trained).abs() <= 1e-9 * reached / trained);
+            } else if clear {
+                prop_assert!(!p.unseen(), "{q}: {trained} -> {reached}");
+            }
+        }
+    }
+}
+
+/// The review's example: at orig = 7 plane 0 (wavelength 2π ≈ 6.28, in (6, 7]) never completes
+/// a turn over positions 0 to 6 (6 rad < 2π), so linear ×4 to 28 tokens, 27/4 = 6.75 rad, goes
+/// beyond it; and Llama 3.1 8B's divided planes go about twice as far: 131,071 / (8 × 8,191).
+#[test]
+fn a_plane_that_never_completes_a_turn_over_orig_minus_one() {
+    let s = state("scaling=linear&factor=4&orig=7&dim=2&base=10");
+    let (before, after) = chapter_inputs(&s);
+    let plane = &stretch(&before, &after, 4.0, 7.0, s.target_context() as f64)[0];
+    assert_eq!(s.target_context(), 28);
+    assert!((plane.trained_angle - 6.0).abs() < 1e-12 && (plane.target_angle - 27.0 / 4.0).abs() < 1e-12, "{plane:?}");
+    assert!(plane.unseen() && (plane.overshoot() - 6.75 / 6.0).abs() < 1e-12, "{plane:?}");
+
+    let s = state("preset=llama-3.1-8b");
+    let (before, after) = chapter_inputs(&s);
+    let planes = stretch(&before, &after, s.effective_factor(), s.orig as f64, s.target_context() as f64);
+    let worst = planes.iter().map(|p| p.overshoot()).fold(1.0, f64::max);
+    assert!((worst - 131_071.0 / (8.0 * 8_191.0)).abs() < 1e-9, "{worst}");
 }
 
 #[test]

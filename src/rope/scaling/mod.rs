@@ -257,8 +257,9 @@ pub struct PlaneStretch {
     /// 2π/θᵢ before and 2π/θ'ᵢ after, in tokens (infinite for a plane that does not rotate).
     pub wavelength_before: f64,
     pub wavelength_after: f64,
-    /// The largest angle the plane reached in training (orig · θᵢ) and reaches within the
-    /// target context with the frequencies in effect (target · θ'ᵢ), in radians.
+    /// The largest angle the plane reached in training, (orig − 1)·θᵢ (positions 0 to orig − 1,
+    /// as the frequencies chapter counts a turn within a context), and reaches within the target
+    /// context with the frequencies in effect, (target − 1)·θ′ᵢ, in radians.
     pub trained_angle: f64,
     pub target_angle: f64,
 }
@@ -305,8 +306,8 @@ pub fn stretch(unscaled: &[f64], scaled: &[f64], factor: f64, orig: f64, target:
                 change,
                 wavelength_before: wavelength(before),
                 wavelength_after: wavelength(after),
-                trained_angle: orig * if after == 0.0 { 0.0 } else { before },
-                target_angle: target * after,
+                trained_angle: (orig - 1.0).max(0.0) * if after == 0.0 { 0.0 } else { before },
+                target_angle: (target - 1.0).max(0.0) * after,
             }
         })
         .collect()

@@ -221,8 +221,8 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, facts: Memo<Option<Com
     }
 }
 
-/// Each rotating plane's largest angle in training (orig·θᵢ) and within the target context
-/// (target·θ′ᵢ), the planes that go beyond training marked, in a folded table.
+/// Each rotating plane's largest angle in training ((orig − 1)·θᵢ) and within the target context
+/// ((target − 1)·θ′ᵢ), the planes that go beyond training marked, in a folded table.
 #[component]
 pub fn PlaneAngles(planes: Memo<Option<Vec<PlaneStretch>>>) -> impl IntoView {
     // The rows exist while the table is open: closed, dragging base or d rebuilds nothing here.
@@ -239,8 +239,8 @@ pub fn PlaneAngles(planes: Memo<Option<Vec<PlaneStretch>>>) -> impl IntoView {
                 <thead><tr>
                     <th scope="col">"plane i"</th>
                     <th scope="col">"wavelength before → after"</th>
-                    <th scope="col">"largest angle in training, orig·θᵢ"</th>
-                    <th scope="col">"within the target, target·θ′ᵢ"</th>
+                    <th scope="col">"largest angle in training, (orig − 1)·θᵢ"</th>
+                    <th scope="col">"within the target, (target − 1)·θ′ᵢ"</th>
                     <th scope="col">"beyond training"</th>
                 </tr></thead>
                 <tbody>
@@ -248,7 +248,7 @@ pub fn PlaneAngles(planes: Memo<Option<Vec<PlaneStretch>>>) -> impl IntoView {
                     {move || open.get().then(|| planes.with(|p| p.as_deref().unwrap_or_default().iter().enumerate().filter(|(_, s)| s.change != PlaneChange::Still).map(|(i, s)| {
                         // A plane that does not turn (partial rotary, p-RoPE) has no wavelength.
                         let n = |v: f64| if v.is_finite() { short_number(v) } else { "no turn".to_string() };
-                        let beyond = if s.unseen() { format!("{}×", n((s.overshoot() * 100.0).round() / 100.0)) } else { "no".to_string() };
+                        let beyond = if s.unseen() { format!("{}×", super::times(s.overshoot())) } else { "no".to_string() };
                         view! {
                             <tr class:unseen=s.unseen()>
                                 <td>{i}</td>

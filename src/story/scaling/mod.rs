@@ -26,7 +26,7 @@ use config::ConfigBox;
 use leptos::prelude::*;
 use notes::{method_note, rotates};
 use std::sync::Arc;
-use walkthrough::{tokens, Walkthrough};
+use walkthrough::Walkthrough;
 use wavelength_chart::WavelengthChart;
 
 /// The chapter's id (`embed=scaling`, `data-widget`): never changes meaning once published.
@@ -162,9 +162,10 @@ pub fn ScalingWidget() -> impl IntoView {
         planes.with(|p| {
             p.as_ref().map(|p| {
                 p.iter().filter(|s| s.change != PlaneChange::Still).fold((1.0f64, 0usize), |(worst, count), s| {
+                    // The original θᵢ run to the target: (target − 1)·θᵢ against (orig − 1)·θᵢ.
                     let ratio = if plain {
-                        if s.trained_angle < std::f64::consts::TAU {
-                            (target as f64 / orig as f64).max(1.0)
+                        if s.trained_angle > 0.0 && s.trained_angle < std::f64::consts::TAU {
+                            (target.saturating_sub(1) as f64 / orig.saturating_sub(1) as f64).max(1.0)
                         } else {
                             1.0
                         }
@@ -179,9 +180,7 @@ pub fn ScalingWidget() -> impl IntoView {
     let scaled_overshoot = Signal::derive(move || overshoot(false));
     let plain_overshoot = Signal::derive(move || overshoot(true));
     let overshoot_text = move |v: Option<(f64, usize)>, planes: usize| match v {
-        Some((worst, count)) if count > 0 => {
-            format!("{}× ({count} of {planes} planes)", crate::state::fmt_number((worst * 100.0).round() / 100.0))
-        }
+        Some((worst, count)) if count > 0 => format!("{}× ({count} of {planes} planes)", times(worst)),
         Some(_) => format!("none of {planes} planes"),
         None => "—".to_string(),
     };
@@ -191,29 +190,11 @@ pub fn ScalingWidget() -> impl IntoView {
         lab.state.with_untracked(|s| s.python())
     });
 
-    // For "up to factor × orig": the interpolation limit of a plane divided by the whole factor.
+    // For "up to factor × (orig − 1)": the interpolation limit of a plane divided by the whole factor.
     let reach = lab.select(|s| (s.effective_factor(), s.orig, s.target_context()));
     let reach_text = move || {
         let (factor, orig, target) = reach.get();
-        let limit = factor * orig as f64;
-        let ratio = target as f64 / limit;
-        let n = crate::charts::format::short_number;
-        format!(
-            "With factor = {} and orig = {}, a plane divided by the whole factor stays within the angles of training up \
-             to about factor × orig = {} tokens; the target, {}, is {}. ",
-            n(factor),
-            tokens(orig as f64),
-            tokens(limit),
-            tokens(target as f64),
-            if ratio > 1.0 + 1e-12 {
-                format!(
-                    "{}× that: a divided plane that never completed a turn in training turns that much further than it did there",
-                    n((ratio * 100.0).round() / 100.0)
-                )
-            } else {
-                "within it: a divided plane stays within what training showed".to_string()
-            }
-        )
+        format!("{} ", walkthrough::reach_sentence(factor, orig, target))
     };
 
     view! {
@@ -454,5 +435,19 @@ fn extension(s: &crate::state::LabState) -> String {
     match s.scaling {
         ScalingMethod::None => "no context extension".to_string(),
         method => format!("{} ×{}", method.as_str(), s.factor.map_or_else(|| "default".to_string(), crate::charts::format::short_number)),
+    }
+}
+
+/// A ratio as the readouts show it, rounded to two decimals, "about" when that rounds it, and
+/// with more digits when it would round a ratio above 1 down to 1 (less than a position beyond
+/// training still is beyond it).
+pub(crate) fn times(ratio: f64) -> String {
+    let rounded = (ratio * 100.0).round() / 100.0;
+    if rounded == 1.0 && ratio > 1.0 {
+        crate::charts::format::short_number(ratio)
+    } else if (rounded - ratio).abs() > 1e-12 * ratio {
+        format!("about {}", crate::state::fmt_number(rounded))
+    } else {
+        crate::state::fmt_number(rounded)
     }
 }

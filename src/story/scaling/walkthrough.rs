@@ -72,15 +72,10 @@ fn bands(s: &Settings, planes: &[PlaneStretch], worst: Option<(f64, usize)>) -> 
         span(kept, blended),
         verb(blended, "is", "are"),
     )];
-    let reach = s.factor * s.orig as f64;
-    let ratio = s.target as f64 / reach;
     out.push(format!(
-        "A plane divided by the factor reaches at position p the angle it reached at p/{}, so it stays within the angles of \
-         training up to about factor × orig = {} tokens. The target, max_position_embeddings = {}, is {}.",
+        "A plane divided by the factor reaches at position p the angle it reached at p/{}. {}",
         n(s.factor),
-        tokens(reach),
-        tokens(s.target as f64),
-        if ratio > 1.0 + 1e-12 { format!("{}× that", n((ratio * 100.0).round() / 100.0)) } else { "within that".to_string() },
+        reach_sentence(s.factor, s.orig, s.target)
     ));
     out.push(match worst {
         Some((worst, count)) if count > 0 => format!(
@@ -88,12 +83,39 @@ fn bands(s: &Settings, planes: &[PlaneStretch], worst: Option<(f64, usize)>) -> 
              (the readout “beyond the angles seen in training” below): interpolation alone does not cover it.",
             if count == 1 { "plane" } else { "planes" },
             if count == 1 { "turns" } else { "turn" },
-            n((worst * 100.0).round() / 100.0),
+            super::times(worst),
         ),
         Some(_) => "Within the target no plane turns past the angles it reached in training.".to_string(),
         None => String::new(),
     });
     out
+}
+
+/// How far a plane divided by the whole `factor` stays within the angles of training: positions
+/// 0 to orig − 1 turned it by up to (orig − 1)·θᵢ, and position p now turns it by p·θᵢ/factor,
+/// so up to position factor·(orig − 1); and where the target context's last position, target − 1,
+/// stands against that.
+pub fn reach_sentence(factor: f64, orig: u64, target: u64) -> String {
+    let limit = factor * orig.saturating_sub(1) as f64;
+    let last = target.saturating_sub(1) as f64;
+    let ratio = last / limit;
+    format!(
+        "With factor = {} and orig = {}, such a plane stays within the angles of training (positions 0 to orig − 1) up to \
+         position factor × (orig − 1) = {}; the target (max_position_embeddings), {} tokens, ends at position {}, {}.",
+        short_number(factor),
+        tokens(orig as f64),
+        tokens(limit),
+        tokens(target as f64),
+        tokens(last),
+        if ratio > 1.0 + 1e-12 {
+            format!(
+                "{}× that: a divided plane that never completed a turn in training turns that much further than it did there",
+                super::times(ratio)
+            )
+        } else {
+            "within that: a divided plane stays within what training showed".to_string()
+        }
+    )
 }
 
 /// The opening walk-through. `planes` and `overshoot` are the chapter's (every plane before and
@@ -126,7 +148,7 @@ pub fn Walkthrough(planes: Memo<Option<Vec<PlaneStretch>>>, overshoot: Signal<Op
     view! {
         <h3>"The one idea, on Llama 3.1"</h3>
         <p class="explain">
-            "A model trained on orig tokens has seen each plane turn only about as far as orig·θᵢ. Run it on longer text and "
+            "A model trained on orig tokens (positions 0 to orig − 1) has seen each plane turn only as far as (orig − 1)·θᵢ. Run it on longer text and "
             "the slow planes (those that never completed a turn within orig) reach angles it never saw, while the fast "
             "ones have turned through every angle many times already. So: interpolate the slow planes (divide their θᵢ, "
             "so that longer text lands on angles seen in training) and keep the fast ones, which tell neighbouring tokens apart."
@@ -146,8 +168,8 @@ pub fn Walkthrough(planes: Memo<Option<Vec<PlaneStretch>>>, overshoot: Signal<Op
             {move || text().into_iter().filter(|t| !t.is_empty()).map(|t| view! { <p class="explain">{t}</p> }).collect_view()}
         </div>
         <p class="explain">
-            "Llama 3.1 itself goes from 8,192 to 131,072 tokens, 16 × orig with factor 8, so its divided planes turn twice "
-            "as far as in training. Its 128K rests on more than the factor: the final stages of its pre-training were on "
+            "Llama 3.1 itself goes from 8,192 to 131,072 tokens, 16 × orig with factor 8, so its divided planes turn about twice "
+            "as far as in training (131,071 / (8 × 8,191) ≈ 2.0002). Its 128K rests on more than the factor: the final stages of its pre-training were on "
             "long text, raising the training context from 8K to 128K in steps (six, over about 800B tokens, for the 405B model; "
             "Llama 3 paper, §3.4.2). The menus and fields below change every setting, the other methods too; the rest "
             "follows under “In detail”."

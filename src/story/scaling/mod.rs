@@ -200,6 +200,9 @@ pub fn ScalingWidget() -> impl IntoView {
     view! {
         <WidgetCard id=ID title=TITLE class="scaling-widget">
             <Walkthrough planes overshoot=scaled_overshoot />
+            // Everything after the walk-through comes under this heading, so that the
+            // walk-through is all a reader meets first; every control stays open.
+            <h3>"In detail"</h3>
             <div class="control-pair">
                 <div class="control">
                     <label for="preset-select">"model preset"</label>
@@ -288,7 +291,6 @@ pub fn ScalingWidget() -> impl IntoView {
             // was folded into the others (a readable value of the README's table).
             <output hidden data-testid="scaling-attention-factor" data-value=move || attention.get().map(crate::state::fmt_f64)></output>
 
-            <h3>"In detail"</h3>
             <details class="scaling-detail">
                 <summary>"The attention factor: what it does, and where its formulas come from"</summary>
                 <p class="explain">
@@ -312,7 +314,7 @@ pub fn ScalingWidget() -> impl IntoView {
                 </p>
             </details>
 
-            <h3>"Near and far: two methods side by side"</h3>
+            <h4>"Near and far: two methods side by side"</h4>
             <p class="explain">
                 "The score of a query with a key Δ tokens back, for q = k with every plane of q the same length: the mean of "
                 "cos(Δθᵢ). On the log axis the near tokens are on the left. Pick a second method (B) to compare."

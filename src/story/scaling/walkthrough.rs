@@ -171,8 +171,8 @@ pub fn Walkthrough(planes: Memo<Option<Vec<PlaneStretch>>>, overshoot: Signal<Op
             "Llama 3.1 itself goes from 8,192 to 131,072 tokens, 16 × orig with factor 8, so its divided planes turn about twice "
             "as far as in training (131,071 / (8 × 8,191) ≈ 2.0002). Its 128K rests on more than the factor: the final stages of its pre-training were on "
             "long text, raising the training context from 8K to 128K in steps (six, over about 800B tokens, for the 405B model; "
-            "Llama 3 paper, §3.4.2). The menus and fields below change every setting, the other methods too; the rest "
-            "follows under “In detail”."
+            "Llama 3 paper, §3.4.2). Under “In detail” below, the menus and fields change every setting, the other methods "
+            "too, and the chart, the table and the readouts show each plane before and after."
         </p>
     }
 }

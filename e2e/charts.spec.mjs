@@ -12,6 +12,17 @@ mkdirSync(screenshots, { recursive: true });
 const turning = (base, d, context) =>
   Array.from({ length: d / 2 }, (_, i) => 2 * Math.PI * base ** ((2 * i) / d)).filter((w) => w <= context - 1).length;
 
+test('frequencies under partial rotary: θᵢ over the r dimensions that rotate (issue 45)', async ({ page }) => {
+  // d = 96, partial 0.25 (GPT-NeoX-20B's head): r = 24, planes 0 to 11 turn with b^(−2i/24), 12 to 47 do not.
+  await open(page, '/?dim=96&partial=0.25');
+  const note = page.getByTestId('partial-rotary-note');
+  await expect(note).toContainText('r = ⌊96·0.25⌋ = 24 of the d = 96 dimensions rotate');
+  await expect(note).toContainText('θᵢ = b^(−2i/24) for planes 0 to 11, and θᵢ = 0 (no turn) for planes 12 to 47');
+  expect(close(await value(page, 'slowest-wavelength'), 2 * Math.PI * 10000 ** (22 / 24), 1e-12)).toBe(true);
+  await open(page, '/');
+  await expect(page.getByTestId('partial-rotary-note')).toHaveCount(0);
+});
+
 test('frequencies: planes within the context follow the context slider, rows select planes', async ({ page }) => {
   await open(page);
   await expect(page.getByTestId('planes-turning')).toHaveAttribute('data-value', String(turning(10000, 64, 4096)));

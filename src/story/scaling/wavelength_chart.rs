@@ -79,7 +79,12 @@ pub fn WavelengthChart(planes: Memo<Option<Vec<PlaneStretch>>>, method: Memo<Sca
         // unless the fastest plane's mark is near the line there.
         let fastest: Vec<f64> = drawn.with(|(planes, _)| {
             let first = planes.as_deref().and_then(|p| p.first());
-            first.into_iter().flat_map(|p| [p.wavelength_before, p.wavelength_after]).filter(|w| w.is_finite()).map(|w| scale.y(w)).collect()
+            first
+                .into_iter()
+                .flat_map(|p| [p.wavelength_before, p.wavelength_after])
+                .filter(|w| w.is_finite())
+                .map(|w| scale.y(w))
+                .collect()
         });
         let mut context_line = |v: u64, class: &str, label: &str, below: bool| {
             let at = scale.y(v as f64);

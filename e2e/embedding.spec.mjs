@@ -4,6 +4,7 @@
 // sandboxed iframe with the same values as on its own.
 import { test, expect, value, open, openHost, readThrough } from './fixtures.mjs';
 import { CSP } from './csp.mjs';
+import { readFileSync } from 'node:fs';
 
 test('the page runs under the strict policy, with no inline script', async ({ page }) => {
   const response = await page.goto('/?m=40&n=10');
@@ -116,6 +117,78 @@ test('compact=1: the rotation lab fits a 720 px column in at most 800 px, its fi
   await expect(dialog.getByTestId('embed-snippet')).not.toHaveValue(/compact/);
   await dialog.getByRole('checkbox', { name: /compact/ }).check();
   await expect(dialog.getByTestId('embed-snippet')).toHaveValue(/\?dim=8&amp;embed=clocks&amp;compact=1"/);
+});
+
+// Issue 46: a compact embed of any widget fits about one screen of a blog's 720 px column, with
+// its figure and main controls, and the host's frame grows once, not in steps while the widget's
+// part, its model or its figures arrive (each step pushed the post's text down again).
+// Every widget id the README lists, with what must stay in view; a new id fails here until
+// it is given its own.
+const COMPACT_KEEPS = {
+  order: ['.word-buttons', '.weight-bars'],
+  counting: ['.chapter-controls input[type="range"]', '.code-columns canvas'],
+  'pe-rotation': ['.pe-dials', '.chapter-controls input[type="range"]'],
+  'add-or-rotate': ['.pair-figure', '.compare-table'],
+  heatmap: ['.heatmap-layers', '.chart-controls'],
+  clocks: ['.clock-layers', 'button.play', '[data-testid="score"]'],
+  scores: ['[data-testid="score"]'],
+  layouts: ['.listing.current', '.readouts'],
+  complex: ['.steps', '.stepper-controls'],
+  frequencies: ['.frequency-chart', '.context-control'],
+  decay: ['.decay-chart', '[data-testid="decay-bound"]'],
+  model: ['[data-testid="model-text"]', '[data-testid="model-heads-prev"]'],
+  scaling: ['#preset-select', '.wavelength-figure svg', '[data-testid="scaling-overshoot"]'],
+  rope2d: ['.patch-picker', '.score-map'],
+  precision: ['.precision-controls select', '.precision-figure'],
+};
+
+test('compact=1: every widget settles in a 720 px column at 900 px or less, growing the frame once', async ({ page }) => {
+  test.setTimeout(120_000);
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const table = readme.slice(readme.indexOf('| widget id |'));
+  const ids = [...table.slice(0, table.indexOf('\n\n')).matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
+  expect(ids.length).toBeGreaterThan(10);
+  expect(ids.filter((id) => !COMPACT_KEEPS[id]), 'widgets without their kept parts').toEqual([]);
+  // In the host only: every height its frame takes, at each animation frame, from the start.
+  await page.addInitScript(() => {
+    if (window.top !== window) return;
+    window.__heights = [];
+    const step = () => {
+      const frame = document.querySelector('iframe');
+      const h = frame && frame.getBoundingClientRect().height;
+      if (h && window.__heights.at(-1) !== h) window.__heights.push(h);
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  });
+  const report = {};
+  for (const id of ids) {
+    const query = id === 'scaling' ? '&preset=llama-3.1-8b' : '';
+    await openHost(page, `<iframe src="/?embed=${id}&compact=1${query}" title="${id}" width="720" height="300"></iframe>
+      <script src="/assets/embed-resize.js"></script>`);
+    const frame = page.frameLocator('iframe');
+    // Settled: the frame holds its whole widget and has not moved for a second and a half.
+    let still = 0;
+    await expect.poll(async () => {
+      const [heights, content] = await Promise.all([
+        page.evaluate(() => window.__heights.slice()),
+        frame.locator('html').evaluate((el) => el.scrollHeight),
+      ]);
+      const sameAsBefore = report[id] && report[id].join() === heights.join();
+      report[id] = heights;
+      still = sameAsBefore && heights.length > 1 && Math.abs(heights.at(-1) - content) <= 2 ? still + 1 : 0;
+      return still;
+    }, { timeout: 20_000, intervals: [500], message: `${id}: the frame settles on its widget` }).toBeGreaterThanOrEqual(3);
+    const heights = report[id];
+    // The host's own height first (and its frame's default 2 px border, which the first message
+    // takes away with the same step).
+    expect(heights[0], `${id}: the host's own height first`).toBeLessThanOrEqual(304);
+    expect(heights.at(-1), `${id}: compact embed in a 720 px column, px`).toBeLessThanOrEqual(900);
+    expect(heights.length - 2, `${id}: changes after the first posted height (${heights.join(' → ')})`).toBeLessThanOrEqual(1);
+    for (const kept of COMPACT_KEEPS[id]) {
+      await expect(frame.locator(kept).first(), `${id}: ${kept}`).toBeVisible();
+    }
+  }
 });
 
 // "Copy link" sits at the top of the page, so it cannot say which chapter a reader was at: each

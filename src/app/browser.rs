@@ -87,24 +87,83 @@ pub fn sync_url_with(lab: Lab) -> ReadSignal<String> {
 /// height of `root` changes (its ResizeObserver says so), so the host can size its iframe.
 /// Nothing is posted when the page is not in a frame (its parent is itself), nor for a zero
 /// height (the root detached while the document is replaced).
+///
+/// The first height waits until the widget is whole and still (issue 46): while a compact
+/// embed's style sheet or its chapter's part is on its way (a placeholder), the trained
+/// model's weights are downloading, or its figures are still taking their size, each height
+/// would move the host's frame, and the post's text under it, once more (a compact embed went 300 → 718 → 986 → 2,543 px). So the
+/// frame keeps the host's own height until then and grows once; after that every change is
+/// posted at once, for the reader's own clicks.
 pub fn post_height_on_resize(root: NodeRef<leptos::html::Main>, widget: &'static str) {
+    // A compact embed's rules come in a sheet of their own (no other reader downloads them),
+    // linked here whether or not the page is in a frame.
+    let compact = document().document_element().is_some_and(|html| html.has_attribute("data-compact"));
+    let styled = if compact { crate::dom::style::style_sheet("assets/compact.css") } else { RwSignal::new(true) };
     let Ok(Some(parent)) = window().parent() else { return };
     if js_sys::Object::is(&parent, &window()) {
         return;
     }
     let last_height = StoredValue::new(0i32);
+    let first_posted = StoredValue::new(false);
     observe_size(root, move |_, height| {
         let height = height.ceil() as i32;
-        if height <= 0 || height == last_height.get_value() {
+        if !first_posted.get_value() || height <= 0 || height == last_height.get_value() {
             return;
         }
         last_height.set_value(height);
-        let message = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&message, &"type".into(), &"rope-lab:resize".into());
-        let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.into());
-        let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
-        let _ = parent.post_message(&message, "*");
+        send_height(widget, height);
     });
+    post_first_height(root, widget, (last_height, first_posted, styled), 0, 0, 0);
+}
+
+/// How often the first height is looked at, how many looks in a row it must hold still, and
+/// after how many it is posted anyway (a part that cannot be fetched stays a placeholder).
+const FIRST_HEIGHT_POLL_MS: u64 = 100;
+const FIRST_HEIGHT_STILL_LOOKS: u32 = 3;
+const FIRST_HEIGHT_MAX_LOOKS: u32 = 100;
+
+/// Looks at `root` every [`FIRST_HEIGHT_POLL_MS`]: once nothing in it is still arriving and its
+/// height has not changed for [`FIRST_HEIGHT_STILL_LOOKS`] looks, posts that height, the first.
+fn post_first_height(
+    root: NodeRef<leptos::html::Main>,
+    widget: &'static str,
+    (last_height, first_posted, styled): (StoredValue<i32>, StoredValue<bool>, RwSignal<bool>),
+    seen: i32,
+    still: u32,
+    looks: u32,
+) {
+    set_timeout(
+        move || {
+            // Gone with the page's root: nothing to post.
+            let Some(Some(main)) = root.try_get_untracked() else { return };
+            let main: &web_sys::Element = main.as_ref();
+            let height = main.get_bounding_client_rect().height().ceil() as i32;
+            // A compact embed's sheet may still be on its way; a chapter still on its way is a
+            // placeholder; the model shows its status while its weights download (and keeps it,
+            // marked missing, when they cannot come).
+            let arriving = !styled.try_get_untracked().unwrap_or(true)
+                || matches!(main.query_selector(".widget-loading, .model-status:not([hidden]):not(.model-missing)"), Ok(Some(_)));
+            let still = if height > 0 && height == seen && !arriving { still + 1 } else { 0 };
+            if still >= FIRST_HEIGHT_STILL_LOOKS || (looks >= FIRST_HEIGHT_MAX_LOOKS && height > 0) {
+                first_posted.set_value(true);
+                last_height.set_value(height);
+                send_height(widget, height);
+            } else {
+                post_first_height(root, widget, (last_height, first_posted, styled), height, still, looks + 1);
+            }
+        },
+        Duration::from_millis(FIRST_HEIGHT_POLL_MS),
+    );
+}
+
+/// The message the host's resize script (assets/embed-resize.js) reads.
+fn send_height(widget: &'static str, height: i32) {
+    let Ok(Some(parent)) = window().parent() else { return };
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"type".into(), &"rope-lab:resize".into());
+    let _ = js_sys::Reflect::set(&message, &"widget".into(), &widget.into());
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+    let _ = parent.post_message(&message, "*");
 }
 
 /// Scrolls to the element the URL's fragment names, if any (a chapter's deep link), and keeps

@@ -57,7 +57,9 @@ pub fn ClockFaces(
     };
 
     view! {
+        // Few faces (d ≤ 8) fill a compact embed's column only beside the scores (assets/compact.css).
         <div class="clock-layers" node_ref=container tabindex="0" role="img" on:keydown=keys
+            class:few-faces=move || described.with(Vec::len) <= 4
             aria-label=move || {
                 let plane = selected.get();
                 let hands = described.with(|f| f.iter().find(|f| f.plane == plane).map(|f| f.hands));

@@ -153,12 +153,14 @@ where
 }
 
 thread_local! {
-    static PRINTING: RwSignal<bool> = {
+    // Reference-counted, not owned by whatever component asked first: the page's life long (an
+    // arena signal would go with the first asker's owner, as a test's mount does).
+    static PRINTING: ArcRwSignal<bool> = {
         // Listening from the first asking, for the page's life.
         for (event, on) in [("beforeprint", true), ("afterprint", false)] {
             std::mem::forget(window_event_listener_untyped(event, move |_| print(on)));
         }
-        RwSignal::new(false)
+        ArcRwSignal::new(false)
     };
     /// The folded lists opened for paper, closed again after it.
     static OPENED: std::cell::RefCell<Vec<web_sys::HtmlDetailsElement>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -168,8 +170,8 @@ thread_local! {
 /// for the reader is computed for the state of the moment (the canvases, the heatmap's cells and
 /// the sizes below follow it). The folded lists are opened meanwhile, so that what they hold has
 /// a size and prints.
-pub fn printing() -> RwSignal<bool> {
-    PRINTING.with(|p| *p)
+pub fn printing() -> ArcRwSignal<bool> {
+    PRINTING.with(Clone::clone)
 }
 
 fn print(on: bool) {

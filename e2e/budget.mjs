@@ -173,9 +173,10 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // the bottom bar's chapter menu and pause, stale-answer checks and embeds' links out, and lost
 // 1.3 KB of style sheet to assets/beyond.css, which the last part links. First visit 201.7 KB,
 // whole page 679.6 KB. Budgets: first visit 203 KB (over issue 9's goal of 200 KB until the
-// chapters' style sheets leave main.css, issue 48), whole page 682 KB.
+// chapters' style sheets leave main.css, issue 48), whole page 682 KB; 684 KB with compact
+// embeds' own sheet and their growing once (682.5 KB).
 const FIRST_VISIT_BUDGET = 203 * 1024;
-const WHOLE_PAGE_BUDGET = 682 * 1024;
+const WHOLE_PAGE_BUDGET = 684 * 1024;
 // Parts fetched only when asked for, and what each may add to the whole page.
 const ON_DEMAND = new Map([['lesson', 32 * 1024], ['gif', 16 * 1024], ['model', 300 * 1024]]);
 const overDemand = [];

@@ -111,6 +111,15 @@ proptest! {
 
 // ---------------------------------------------------------------- shift-2d
 
+/// The key patch moved one column towards the query: the step (±1), the axial score before and
+/// after, and the larger of the two sizes.
+fn key_step(base: f64, q: &[f64], k: &[f64], query: (i64, i64), key: (i64, i64)) -> (i64, f64, f64, f64) {
+    let dx = (query.0 - key.0).signum();
+    let before = axial_score(base, q, k, (key.0 - query.0, key.1 - query.1));
+    let after = axial_score(base, q, k, (key.0 + dx - query.0, key.1 - query.1));
+    (dx, before, after, before.abs().max(after.abs()))
+}
+
 /// Axial 2D RoPE's score written out: planes 0..⌈P/2⌉ turn with x, the rest with y, each axis
 /// with θₐ = b^(−a/A) over its A planes; plane i of q and k is (2i, 2i+1), and its share is the
 /// dot product of q's part in the plane with k's part turned by the offset's angle.
@@ -189,11 +198,8 @@ proptest! {
         let question = shift_2d(&rope, &qv, &kv, query, key);
         well_formed(&question)?;
         let (qp, kp) = ((query.0 as i64, query.1 as i64), (key.0 as i64, key.1 as i64));
-        let dx = (qp.0 - kp.0).signum();
+        let (dx, before, after, scale) = key_step(base, &qv, &kv, qp, kp);
         prop_assert!(question.ask.contains(&format!("to column {}, row {}", kp.0 + dx, kp.1)), "{}", question.ask);
-        let before = axial_score(base, &qv, &kv, (kp.0 - qp.0, kp.1 - qp.1));
-        let after = axial_score(base, &qv, &kv, (kp.0 + dx - qp.0, kp.1 - qp.1));
-        let scale = before.abs().max(after.abs());
         if (after - before).abs() > 1e-5 * scale + 1e-8 {
             prop_assert_eq!(question.right.as_str(), if after > before { "rise" } else { "fall" });
         }
@@ -235,11 +241,8 @@ proptest! {
         } else {
             // Opposite corners: the key alone moves one column towards the query.
             prop_assert!((qx == 0 || qx == 7) && kx == 7 - qx && (qy == 0 || qy == 7) && ky == 7 - qy);
-            let dx = (qp.0 - kp.0).signum();
+            let (dx, before, after, scale) = key_step(base, &qv, &kv, qp, kp);
             prop_assert!(question.ask.contains(&format!("to column {}, row {}", kp.0 + dx, kp.1)), "{}", question.ask);
-            let before = axial_score(base, &qv, &kv, (kp.0 - qp.0, kp.1 - qp.1));
-            let after = axial_score(base, &qv, &kv, (kp.0 + dx - qp.0, kp.1 - qp.1));
-            let scale = before.abs().max(after.abs());
             // Clearly apart: the direction; within rounding: "stay". Between: either is fair.
             if (after - before).abs() > 1e-5 * scale + 1e-8 {
                 prop_assert_eq!(question.right.as_str(), if after > before { "rise" } else { "fall" });

@@ -37,8 +37,13 @@ test('frequencies: planes within the context follow the context slider, rows sel
   await expect(page).toHaveURL(/plane=7\b/);
   // The rotation lab's formula (off screen here: its text waits until it is near the screen)
   // shows the plane once a reader gets there.
-  await page.locator('.plane-formula-title').scrollIntoViewIfNeeded();
-  await expect(page.locator('.plane-formula-title')).toContainText('Plane 7');
+  // (Chapters still arriving above it may push it away again: scroll at every look.)
+  await expect
+    .poll(async () => {
+      await page.locator('.plane-formula-title').scrollIntoViewIfNeeded();
+      return page.locator('.plane-formula-title').textContent();
+    })
+    .toContain('Plane 7');
 });
 
 // Only the rows its scroll box shows follow a step; the others catch up when the box scrolls

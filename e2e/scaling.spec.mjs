@@ -61,6 +61,8 @@ test('Llama 3.1 from the menu: its llama3 rule, its overshoot, and every value s
   // planes reach (131072 − 1)·θᵢ/8, about 2×.
   expect(close(await value(page, 'scaling-overshoot-plain'), 131071 / 8191, 1e-12)).toBe(true);
   expect(close(await value(page, 'scaling-overshoot'), 131071 / (8 * 8191), 1e-9)).toBe(true);
+  // The text a person reads follows the state while it can be seen (see src/ui/readout.rs).
+  await page.getByTestId('scaling-overshoot').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('scaling-overshoot')).toContainText('about 2×');
   // Plane by plane: the planes marked beyond training are the ones the readout counts.
   await chapter(page).scrollIntoViewIfNeeded();

@@ -32,6 +32,31 @@ test('presenter mode: from the URL and the key P, large type, legible at project
   await expect(page).toHaveURL(/present=1/);
 });
 
+// The larger type of presenter mode moves everything: what the reader was reading stays where
+// it was on the screen, both ways.
+test('pressing P keeps the reading position', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page, '/?dim=16#clocks');
+  const prose = page.locator('[data-widget="layouts"] p').first();
+  const top = () => prose.evaluate((el) => el.getBoundingClientRect().top);
+  // Its first line a third down the screen, where a reader's eyes are (again until the
+  // chapters above have their height).
+  await expect
+    .poll(async () => {
+      await prose.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 240));
+      await page.waitForTimeout(200);
+      return Math.abs((await top()) - 240);
+    })
+    .toBeLessThan(2);
+  for (const key of ['P', 'p']) {
+    const before = await top();
+    expect(before).toBeGreaterThan(0);
+    await page.locator('body').press(key);
+    await page.waitForTimeout(400);
+    expect(Math.abs((await top()) - before), `after ${key}`).toBeLessThan(60);
+  }
+});
+
 test('the keyboard: space plays, arrows step m (shift: n), [ ] shift both, R resets, ? lists them all', async ({ page }) => {
   await open(page, '/?m=40&n=10&dim=8');
   const body = page.locator('body');

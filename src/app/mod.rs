@@ -47,7 +47,16 @@ pub fn App() -> impl IntoView {
     let help = RwSignal::new(false);
     shortcuts::use_page_shortcuts(lab, help);
     let present = lab.select(|s| s.present);
-    Effect::new(move |_| crate::dom::page::set_document_flag("data-present", present.get()));
+    // Pressing P (or the button) keeps the reader's place: the larger type moved it.
+    Effect::new(move |first: Option<()>| {
+        let on = present.get();
+        let flag = move || crate::dom::page::set_document_flag("data-present", on);
+        if first.is_none() {
+            flag();
+        } else {
+            crate::dom::page::keeping_reading_position(flag);
+        }
+    });
 
     // The chapters exist only once the app has rendered: a deep link (#decay) is followed then.
     // A lesson brings its step's figure on screen itself.

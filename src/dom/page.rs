@@ -11,6 +11,28 @@ pub fn set_document_flag(name: &str, on: bool) {
     }
 }
 
+/// Runs `change` (one that reflows the page: presenter mode's larger type) and scrolls so that
+/// what the reader was reading stays where it was on the screen: the element under a point two
+/// fifths down the screen, in the middle, is found before and brought back to its offset after
+/// (at once, and again on the next frame, once canvases have taken their new size).
+pub fn keeping_reading_position(change: impl FnOnce()) {
+    let (Ok(width), Ok(height)) = (window().inner_width(), window().inner_height()) else { return change() };
+    let (x, y) = (width.as_f64().unwrap_or(0.0) / 2.0, height.as_f64().unwrap_or(0.0) * 0.4);
+    let anchor = document().element_from_point(x as f32, y as f32);
+    let before = anchor.as_ref().map(|a| a.get_bounding_client_rect().top());
+    change();
+    let (Some(anchor), Some(before)) = (anchor, before) else { return };
+    let restore = move || {
+        let moved = anchor.get_bounding_client_rect().top() - before;
+        if moved.abs() >= 1.0 {
+            window().scroll_by_with_x_and_y(0.0, moved);
+        }
+    };
+    let again = restore.clone();
+    restore();
+    request_animation_frame(again);
+}
+
 /// This page's address with `query` (a state's [`to_query`](crate::state::LabState::to_query)),
 /// and the fragment if `with_hash`.
 pub fn address(query: &str, with_hash: bool) -> String {

@@ -159,7 +159,7 @@ impl Lesson {
                 step("?dim=128&range=4096&r=1000#decay", "RoFormer's bound ripples and is loose; the score of a given q and k need not decay."),
                 step("#model", "A real trained model reads a story in the tab: the dark squares are heads that look back at the previous token. Switch plane 0 off and watch their attention fall and the loss rise; shift every position by a million and nothing changes."),
                 step("?layout=half&m=30&n=11#layouts", "Interleaved and rotate_half pair dimensions differently: the same function up to a permutation, a real bug if mixed up."),
-                step("?preset=llama-3.1-8b&scaling_b=linear#scaling", "Llama 3.1 keeps its fast planes, divides its slow ones by 8 and blends those between. At 128K = 16 × its 8K, the divided planes still turn 2× as far as in training: its 128K also comes from long-context continued pre-training (Llama 3 paper, §3.4.2). Method B is plain interpolation."),
+                step("?preset=llama-3.1-8b&scaling_b=linear#scaling-compare", "Llama 3.1 keeps its fast planes, divides its slow ones by 8 and blends those between. At 128K = 16 × its 8K, the divided planes still turn 2× as far as in training: its 128K also comes from long-context continued pre-training (Llama 3 paper, §3.4.2). Method B is plain interpolation."),
                 step("#rope2d", "Images: click two patches, shift both, and find the patch the (x + y) way cannot tell apart."),
                 step("?m=15962#precision", "bf16 stores position 15,962 as 15,936; press \"m = 65,520\" with fp16 for infinity."),
             ],

@@ -63,12 +63,22 @@ pub fn fetch_all() {
     parts::request_all();
 }
 
-/// In the split build: fetches the part holding the chapter `id` names, if it is one (a deep link
-/// such as `#scores`, whose readouts now sit in the rotation lab, must not wait for the reader to
-/// scroll there). Elsewhere, nothing.
+/// Places inside a chapter that a link or a lesson step may open at (`#scaling-compare`), each
+/// with its chapter's id: a step whose point lies far down a long chapter brings that point on
+/// screen, not the chapter's heading.
+pub static ANCHORS: [(&str, &str); 1] = [("scaling-compare", scaling::ID)];
+
+/// The chapter (or embed-only view) `id` names, or the one holding the anchor `id` names.
+pub fn chapter_of(id: &str) -> Option<&'static Widget> {
+    find(id).or_else(|| ANCHORS.iter().find(|(anchor, _)| *anchor == id).and_then(|(_, chapter)| find(chapter)))
+}
+
+/// In the split build: fetches the part holding the chapter `id` names, if it is one, or holding
+/// the anchor it names (a deep link such as `#scores`, whose readouts now sit in the rotation lab,
+/// must not wait for the reader to scroll there). Elsewhere, nothing.
 pub fn fetch_part_of(id: &str) {
     #[cfg(split)]
-    if let Some(widget) = find(id) {
+    if let Some(widget) = chapter_of(id) {
         parts::request(widget.part);
     }
     #[cfg(not(split))]

@@ -107,7 +107,13 @@ pub fn Editor() -> impl IntoView {
     let link = move || page::address(&format!("lesson={}", encode(&format!("lessons/{}.json", file_stem(&name.get())))), false);
     let count = move || lesson.with(|l| l.steps.len());
     // The chapter step i opens at ("" for none).
-    let at = move |i: usize| lesson.with(|l| l.steps.get(i).and_then(|s| s.chapter()).unwrap_or_default().to_string());
+    // (An anchor inside a chapter, `#scaling-compare`, shows as its chapter.)
+    let at = move |i: usize| {
+        lesson.with(|l| {
+            let id = l.steps.get(i).and_then(|s| s.chapter()).unwrap_or_default();
+            crate::story::chapter_of(id).map_or(id, |w| w.id).to_string()
+        })
+    };
     let has_steps = move || count() > 0;
     view! {
         <aside class="lesson-editor" role="dialog" aria-label="Your lesson" data-testid="lesson-editor">

@@ -24,6 +24,7 @@ pub fn key_figure(chapter: &str) -> (&'static str, &'static str) {
         "decay" => (".decay-plot", ".decay-plot"),
         "model" => (".model-heads", ".model-heads"),
         "scaling" => (".wavelength-figure", ".wavelength-figure"),
+        "scaling-compare" => (".compare-figure", ".compare-figure"),
         "rope2d" => (".patch-figures", ".patch-figures"),
         "precision" => (".precision-controls", ".readouts"),
         _ => (".readouts", ".readouts"),
@@ -68,11 +69,13 @@ pub fn bring_on_screen(chapter: String) {
 /// heading too when all of it fits, else the figure's bottom just above the bar (the text before
 /// it in view), else its top at the top.
 fn offset(chapter: &str) -> Option<f64> {
-    let section = document().get_element_by_id(chapter)?;
+    // An anchor inside a chapter (`scaling-compare`) is its figure's heading; the figure is
+    // looked for in its chapter.
+    let section = document().get_element_by_id(crate::story::chapter_of(chapter).map_or(chapter, |w| w.id))?;
     let (first, last) = key_figure(chapter);
     let top_element = section.query_selector(first).ok().flatten();
     let bottom_element = section.query_selector(last).ok().flatten();
-    let heading = section.get_bounding_client_rect().top();
+    let heading = document().get_element_by_id(chapter).unwrap_or(section).get_bounding_client_rect().top();
     let top = top_element.as_ref().map_or(heading, |e| e.get_bounding_client_rect().top());
     let bottom = bottom_element.or(top_element).map_or(heading, |e| e.get_bounding_client_rect().bottom());
     let screen = window().inner_height().ok()?.as_f64()?;

@@ -23,6 +23,8 @@ async fn pause(ms: i32) {
 /// drawn: up to five seconds.
 async fn figure_of(chapter: &str) -> Option<web_sys::Element> {
     let selector = key_figure(chapter).1;
+    // An anchor's figure is in its chapter.
+    let chapter = crate::story::chapter_of(chapter).map_or(chapter, |w| w.id);
     for _ in 0..50 {
         // A chapter draws once near the screen (and, split build, arrives then).
         if let Some(section) = document().get_element_by_id(chapter) {

@@ -314,7 +314,8 @@ pub fn ScalingWidget() -> impl IntoView {
                 </p>
             </details>
 
-            <h4>"Near and far: two methods side by side"</h4>
+            // An anchor (story::ANCHORS): the intro lesson's Llama 3.1 step opens here.
+            <h4 id="scaling-compare">"Near and far: two methods side by side"</h4>
             <p class="explain">
                 "The score of a query with a key Δ tokens back, for q = k with every plane of q the same length: the mean of "
                 "cos(Δθᵢ). On the log axis the near tokens are on the left. Pick a second method (B) to compare."

@@ -35,7 +35,8 @@ pub struct ClockGrid {
 
 /// Faces above this count become unlabelled small multiples.
 const LABELLED_FACES: usize = 64;
-const LABEL_HEIGHT: f64 = 30.0;
+/// Two lines of 12 px type under each face (11 px read as 10 in a blog's 720 px column).
+const LABEL_HEIGHT: f64 = 33.0;
 
 /// Lays out `faces` faces across `width` CSS pixels: as many columns as fit at a legible
 /// size, cells no larger than needed.
@@ -123,7 +124,7 @@ pub fn draw_clock_faces<DB: DrawingBackend>(
     // Positions at the pixel ratio g; strokes and type also magnified (presenter mode).
     let (s, g, magnify) = (style.scale, style.ratio(), style.magnify);
     let stroke = |w: f64| ((w * s).round() as u32).max(1);
-    let label_font = style.font(11.0);
+    let label_font = style.font(12.0);
     let centered = Pos::new(HPos::Center, VPos::Top);
     let radius = grid.radius();
     for (index, face) in faces.iter().enumerate().take(grid.faces) {
@@ -139,7 +140,7 @@ pub fn draw_clock_faces<DB: DrawingBackend>(
             let wavelength = face.wavelength.map_or_else(|| "no turn".to_string(), |w| format!("λ {}", short_number(w)));
             let at = px((center.0, center.1 + radius + 4.0 * magnify), g);
             area.draw(&Text::new(format!("i = {}", face.plane), at, label_font.clone().pos(centered)))?;
-            let at = px((center.0, center.1 + radius + 17.0 * magnify), g);
+            let at = px((center.0, center.1 + radius + 18.0 * magnify), g);
             area.draw(&Text::new(wavelength, at, label_font.clone().pos(centered)))?;
         }
     }

@@ -7,7 +7,7 @@
 //! GIF is made.
 
 use crate::charts::gif::GifWriter;
-use crate::charts::ChartStyle;
+use crate::charts::{ChartStyle, LegendEntry, Mark};
 use crate::dom::backend::MeasuredCanvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
@@ -17,6 +17,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 /// The caption line's height below the chart, in CSS pixels.
 pub const CAPTION_HEIGHT: u32 = 22;
+/// The height of a row of the legend (between the chart and the caption), in CSS pixels.
+const LEGEND_ROW: u32 = 20;
 
 /// Draws frame `i` of an animation on the chart's area.
 pub type DrawFrame = Box<dyn Fn(usize, &DrawingArea<MeasuredCanvas, Shift>)>;
@@ -37,6 +39,9 @@ pub struct Animation {
     pub draw: DrawFrame,
     /// The chart's colours (the caption's text and background).
     pub style: ChartStyle,
+    /// What each hand or curve is, in its colour, as the page's legend says it (a GIF without
+    /// one left a reader guessing which hand is q's): rows between the chart and the caption.
+    pub legend: Vec<LegendEntry>,
 }
 
 /// How making a GIF ended.
@@ -76,19 +81,23 @@ pub async fn encode(animation: Animation, progress: Box<dyn Fn(f64)>, cancelled:
 /// The frame loop, in the part that makes GIFs.
 async fn make(animation: Animation, progress: Box<dyn Fn(f64)>, cancelled: Box<dyn Fn() -> bool>) -> Outcome {
     let failed = |why: &str| Outcome::Failed(format!("The GIF could not be made: {why}."));
-    let (width, height) = (animation.width.max(1), animation.height.max(1) + CAPTION_HEIGHT);
+    let width = animation.width.max(1);
+    let Some(mut canvas) = FrameCanvas::new(width) else {
+        return failed("this browser gave no canvas to draw it on");
+    };
+    let legend = canvas.lay_out(&animation.legend);
+    let rows = legend.last().map_or(0, |entry| entry.row + 1);
+    let height = animation.height.max(1) + rows * LEGEND_ROW + CAPTION_HEIGHT;
+    canvas.set_height(height);
     let mut writer = match GifWriter::new(width, height) {
         Ok(writer) => writer,
         Err(error) => return failed(error.0),
-    };
-    let Some(canvas) = FrameCanvas::new(width, height) else {
-        return failed("this browser gave no canvas to draw it on");
     };
     for i in 0..animation.frames {
         if cancelled() {
             return Outcome::Cancelled;
         }
-        let Some(rgba) = canvas.draw(&animation, i) else {
+        let Some(rgba) = canvas.draw(&animation, &legend, i) else {
             return failed("a frame could not be read back");
         };
         if let Err(error) = writer.add_frame(&rgba, animation.delay) {
@@ -108,25 +117,60 @@ async fn make(animation: Animation, progress: Box<dyn Fn(f64)>, cancelled: Box<d
 
 /// A canvas off the page, read back often.
 struct FrameCanvas {
+    canvas: HtmlCanvasElement,
     context: CanvasRenderingContext2d,
     width: u32,
     height: u32,
 }
 
+/// Where a legend entry goes: its row, and its left edge in that row.
+struct Placed<'a> {
+    entry: &'a LegendEntry,
+    row: u32,
+    left: f64,
+}
+
+/// The legend's type, and the room a mark takes before its label.
+const LEGEND_FONT: &str = "12px sans-serif";
+const MARK_WIDTH: f64 = 18.0;
+
 impl FrameCanvas {
-    fn new(width: u32, height: u32) -> Option<Self> {
+    fn new(width: u32) -> Option<Self> {
         let canvas: HtmlCanvasElement = document().create_element("canvas").ok()?.dyn_into().ok()?;
         canvas.set_width(width);
-        canvas.set_height(height);
         // Read back every frame: kept in memory, not on the GPU.
         let options = js_sys::Object::new();
         js_sys::Reflect::set(&options, &"willReadFrequently".into(), &JsValue::TRUE).ok()?;
         let context = canvas.get_context_with_context_options("2d", &options).ok()??.dyn_into().ok()?;
-        Some(Self { context, width, height })
+        Some(Self { canvas, context, width, height: 1 })
     }
 
-    /// Frame `i`: the chart, its caption below it, as RGBA pixels.
-    fn draw(&self, animation: &Animation, i: usize) -> Option<Vec<u8>> {
+    fn set_height(&mut self, height: u32) {
+        self.canvas.set_height(height);
+        self.height = height;
+    }
+
+    /// The legend's entries in rows across the width, each its mark then its label.
+    fn lay_out<'a>(&self, legend: &'a [LegendEntry]) -> Vec<Placed<'a>> {
+        self.context.set_font(LEGEND_FONT);
+        let (mut row, mut left) = (0, 8.0);
+        legend
+            .iter()
+            .map(|entry| {
+                let label = self.context.measure_text(&entry.label).map_or(80.0, |m| m.width());
+                let wide = MARK_WIDTH + 4.0 + label;
+                if left > 8.0 && left + wide > f64::from(self.width) - 8.0 {
+                    (row, left) = (row + 1, 8.0);
+                }
+                let placed = Placed { entry, row, left };
+                left += wide + 16.0;
+                placed
+            })
+            .collect()
+    }
+
+    /// Frame `i`: the chart, its legend and caption below it, as RGBA pixels.
+    fn draw(&self, animation: &Animation, legend: &[Placed], i: usize) -> Option<Vec<u8>> {
         let c = &self.context;
         let colour = |rgb: plotters::style::RGBColor| format!("rgb({},{},{})", rgb.0, rgb.1, rgb.2);
         c.set_fill_style_str(&colour(animation.style.background));
@@ -134,7 +178,41 @@ impl FrameCanvas {
         let chart = MeasuredCanvas::on(c.clone(), (self.width, animation.height.max(1))).into_drawing_area();
         (animation.draw)(i, &chart);
         drop(chart);
-        let line = f64::from(animation.height) + f64::from(CAPTION_HEIGHT) / 2.0;
+        c.set_font(LEGEND_FONT);
+        c.set_text_baseline("middle");
+        c.set_text_align("left");
+        for placed in legend {
+            let middle = f64::from(animation.height) + f64::from(placed.row * LEGEND_ROW) + f64::from(LEGEND_ROW) / 2.0;
+            let ink = colour(placed.entry.colour);
+            c.set_stroke_style_str(&ink);
+            c.set_fill_style_str(&ink);
+            c.set_line_width(2.0);
+            c.begin_path();
+            let centre = placed.left + MARK_WIDTH / 2.0;
+            match placed.entry.mark {
+                Mark::Line | Mark::Dashed => {
+                    let dashes = if placed.entry.mark == Mark::Dashed { vec![4.0, 3.0] } else { Vec::new() };
+                    let dashes: js_sys::Array = dashes.into_iter().map(JsValue::from_f64).collect();
+                    let _ = c.set_line_dash(&dashes);
+                    c.move_to(placed.left, middle);
+                    c.line_to(placed.left + MARK_WIDTH, middle);
+                    c.stroke();
+                    let _ = c.set_line_dash(&js_sys::Array::new());
+                }
+                Mark::Dot => {
+                    let _ = c.arc(centre, middle, 4.0, 0.0, std::f64::consts::TAU);
+                    c.fill();
+                }
+                Mark::Ring => {
+                    let _ = c.arc(centre, middle, 4.0, 0.0, std::f64::consts::TAU);
+                    c.stroke();
+                }
+            }
+            c.set_fill_style_str(&colour(animation.style.text));
+            let _ = c.fill_text(&placed.entry.label, placed.left + MARK_WIDTH + 4.0, middle);
+        }
+        let rows = legend.last().map_or(0, |placed| placed.row + 1);
+        let line = f64::from(animation.height + rows * LEGEND_ROW) + f64::from(CAPTION_HEIGHT) / 2.0;
         c.set_fill_style_str(&colour(animation.style.text));
         c.set_font("12px sans-serif");
         c.set_text_baseline("middle");

@@ -96,11 +96,13 @@ pub fn FrequenciesWidget() -> impl IntoView {
     let gif = Callback::new(move |()| {
         let (dim, scaling, context, plane) = lab.state.with_untracked(|s| (s.dim, s.scaling_params(), s.orig, s.plane));
         let style = style.get_untracked().with_scale(1.0);
+        let legend = FrequencyChart { inv_freq: Vec::new(), context: context as f64, selected: Some(plane) }.legend(&style);
         super::sweep::base_sweep_animation(
             "frequencies and wavelengths",
             dim,
             canvas_size.get_untracked(),
-            style,
+            (style, legend),
+            super::sweep::FINE_STEPS,
             Box::new(move |base, area| {
                 let inv_freq = RopeParams::new(base, dim).and_then(|p| frequencies(p, &scaling)).map(|f| f.inv_freq).unwrap_or_default();
                 let _ = draw_frequencies(area, &FrequencyChart { inv_freq, context: context as f64, selected: Some(plane) }, &style);

@@ -5,7 +5,7 @@
 
 use crate::charts::format::{short_number, whole_number};
 use crate::charts::gif::schedule::frame_delay;
-use crate::charts::{clock_grid_magnified, draw_clock_faces, draw_clock_hands, ChartStyle, ClockFace};
+use crate::charts::{clock_grid_magnified, draw_clock_faces, draw_clock_hands, ChartStyle, ClockFace, LegendEntry, Mark};
 use crate::dom::gif::Animation;
 use crate::lab::Lab;
 use crate::rope::wavelength;
@@ -63,6 +63,12 @@ pub(super) fn animation(lab: Lab, size: (f64, f64), both: bool, style: ChartStyl
             let _ = draw_clock_faces(area, &faces, &grid, Some(selected), &style);
             let _ = draw_clock_hands(area, &faces, &grid, longest, &style);
         }),
+        // The page's legend under the faces.
+        legend: vec![
+            LegendEntry::new("q's hand", style.q, Mark::Dot),
+            LegendEntry::new("k's hand", style.k, Mark::Ring),
+            LegendEntry::new("angle between", style.phasor, Mark::Line),
+        ],
         style,
     })
 }

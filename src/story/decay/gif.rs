@@ -5,7 +5,7 @@
 
 use super::curves::{chart_at, CurveInputs};
 use super::sampling::distances;
-use crate::charts::{draw_decay, ChartStyle};
+use crate::charts::{draw_decay, ChartStyle, DecayChart};
 use crate::dom::gif::Animation;
 use crate::lab::Lab;
 use crate::rope::{decay_bound, frequencies, RopeParams, Rotary, ScalingMethod};
@@ -22,11 +22,14 @@ pub(super) fn animation(lab: Lab, size: (f64, f64), style: ChartStyle) -> Option
     let compare = state.compare.clone().unwrap_or_default();
     let xpos = state.xpos.then_some(state.scale_base);
     let style = style.with_scale(1.0);
+    // The page's legend for these settings: the bound, the bases compared, the two cosines.
+    let legend = DecayChart::legend_for(&compare, unscaled.is_some(), true, true, xpos.is_some(), &style);
     super::super::sweep::base_sweep_animation(
         "long-term decay",
         dim,
         size,
-        style,
+        (style, legend),
+        super::super::sweep::COARSE_STEPS,
         Box::new(move |base, area| {
             let Ok(frequencies) = RopeParams::new(base, dim).and_then(|p| frequencies(p, &scaling)) else { return };
             let rotary = Rotary::new(layout, &frequencies);

@@ -1,7 +1,7 @@
 //! The absolute decay chart: RoFormer's bound on |score| for the current q and k, beside |score|
 //! itself, on a log axis; it shares the distance axis of the relative chart.
 
-use super::{draw_distance_mesh, DistanceAxis};
+use super::axis::{draw_distance_mesh, DistanceAxis};
 use crate::charts::{ChartStyle, LegendEntry, Mark};
 use plotters::coord::Shift;
 use plotters::prelude::*;

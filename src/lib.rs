@@ -17,6 +17,7 @@ pub mod model;
 pub mod quiz;
 pub mod rope;
 pub mod state;
+pub mod verifier;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -140,6 +140,7 @@ const COMPACT_KEEPS = {
   scaling: ['#preset-select', '.wavelength-figure svg', '[data-testid="scaling-overshoot"]'],
   rope2d: ['.patch-picker', '.score-map'],
   precision: ['.precision-controls select', '.precision-figure'],
+  verify: ['[data-testid="verify-test-input"]', '[data-testid="verify-paste"]'],
 };
 
 test('compact=1: every widget settles in a 720 px column at 900 px or less, growing the frame once', async ({ page }) => {

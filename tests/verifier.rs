@@ -203,6 +203,8 @@ fn pastes_are_read_as_numpy_torch_and_json_print_them() {
     let message = |text: &str| read_paste(text, 2, 2).unwrap_err().to_string();
     assert!(message("hello, world").contains("'hello' is not a number"), "{}", message("hello, world"));
     assert!(message("[[0.5, nan], [1, 2]]").contains("NaN"));
+    // Counted from the paste's first character, tensor( included.
+    assert!(message("tensor([[1, oops], [1, 2]])").contains("at character 13"), "{}", message("tensor([[1, oops], [1, 2]])"));
     assert!(message("[[0.5, 1], [1, 2], [3, 4]]").contains("read 3 rows of 2 numbers; expected 2 rows of 2"));
     assert!(message("[[0.5, 1], [1, 2").contains("cut short"));
     assert!(message("[[0.5, ...], [1, 2]]").contains("tolist"));

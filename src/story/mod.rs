@@ -22,6 +22,7 @@ pub mod rope2d;
 pub mod scaling;
 pub mod scores;
 mod sweep;
+pub mod verify;
 
 use crate::lab::FullPage;
 use leptos::html::Section;
@@ -30,9 +31,10 @@ use parts::{part_view, Part, EMBED_DIALOG_SLOT, REFERENCES_SLOT, SHORTCUTS_DIALO
 
 /// The chapters in reading order, as the full page shows them: from why attention needs
 /// positions to the rotation lab, the two layouts, frequencies, decay, context
-/// extension and its variants, images, and precision at long positions. A control or term is
+/// extension and its variants, images, precision at long positions, and a check of the
+/// reader's own implementation. A control or term is
 /// used only after the chapter that explains it, or says where it is explained. Each names the part of the split build that holds it.
-pub static WIDGETS: [Widget; 14] = [
+pub static WIDGETS: [Widget; 15] = [
     Widget { id: order::ID, title: order::TITLE, part: Part::Frame, slot: 0 },
     Widget { id: counting::ID, title: counting::TITLE, part: Part::Opening, slot: 0 },
     Widget { id: pe_rotation::ID, title: pe_rotation::TITLE, part: Part::Opening, slot: 1 },
@@ -47,6 +49,7 @@ pub static WIDGETS: [Widget; 14] = [
     Widget { id: scaling::ID, title: scaling::TITLE, part: Part::Beyond, slot: 0 },
     Widget { id: rope2d::ID, title: rope2d::TITLE, part: Part::Beyond, slot: 1 },
     Widget { id: precision::ID, title: precision::TITLE, part: Part::Beyond, slot: 2 },
+    Widget { id: verify::ID, title: verify::TITLE, part: Part::Beyond, slot: 3 },
 ];
 
 /// Views that embed alone (`embed=<id>`) but are not chapters of the full page nor lines of its

@@ -20,6 +20,7 @@ use super::references::References;
 use super::rope2d::Rope2dWidget;
 use super::scaling::ScalingWidget;
 use super::scores::ScoresWidget;
+use super::verify::VerifyWidget;
 use crate::ui::embed::EmbedDialog;
 use crate::ui::reach_bar::reach_bar_once;
 use crate::ui::shortcut_sheet::ShortcutsDialog;
@@ -42,7 +43,7 @@ pub enum Part {
     Rotation,
     /// Decay.
     Analysis,
-    /// Context extension, images, precision; the references and the two dialogs (embed,
+    /// Context extension, images, precision, checking your own RoPE; the references and the two dialogs (embed,
     /// shortcuts), which nothing needs on the first screen.
     Beyond,
     /// The lesson player and the lesson editor: fetched only when a lesson is asked for.
@@ -84,6 +85,7 @@ fn beyond(slot: u8) -> PartView {
         0 => view! { <ScalingWidget /> }.into_any(),
         1 => view! { <Rope2dWidget /> }.into_any(),
         2 => view! { <PrecisionWidget /> }.into_any(),
+        3 => view! { <VerifyWidget /> }.into_any(),
         REFERENCES_SLOT => view! { <References /> }.into_any(),
         EMBED_DIALOG_SLOT => view! { <EmbedDialog /> }.into_any(),
         _ => view! { <ShortcutsDialog /> }.into_any(),

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Starts a download of `url` as `file_name`.
-fn download(url: &str, file_name: &str) {
+pub fn download(url: &str, file_name: &str) {
     let Ok(link) = document().create_element("a") else { return };
     let Ok(link) = link.dyn_into::<web_sys::HtmlAnchorElement>() else { return };
     link.set_href(url);

@@ -26,17 +26,19 @@ enum Value {
 /// The `rows` × `dim` numbers of `text`.
 pub fn read_paste(text: &str, rows: usize, dim: usize) -> Result<Vec<Vec<f64>>, PasteError> {
     let body = strip_wrapper(text.trim());
+    // Where the body starts in the paste, in characters: messages count from the paste's start.
+    let skipped = text.get(..(body.as_ptr() as usize).saturating_sub(text.as_ptr() as usize)).map_or(0, |s| s.chars().count());
     let chars: Vec<char> = body.chars().collect();
     if chars.is_empty() {
         return Err(PasteError("nothing to read: paste the printed result".into()));
     }
-    let mut reader = Reader { chars: &chars, at: 0 };
+    let mut reader = Reader { chars: &chars, at: 0, skipped };
     reader.space();
     let value = if reader.peek() == Some('[') {
         let value = reader.list(0)?;
         reader.space();
         if let Some(c) = reader.peek() {
-            return Err(PasteError(format!("'{}' at character {} follows the list", reader.word(c), reader.at + 1)));
+            return Err(PasteError(format!("'{}' at character {} follows the list", reader.word(c), reader.skipped + reader.at + 1)));
         }
         value
     } else {
@@ -143,6 +145,8 @@ fn number(word: &str) -> Option<f64> {
 struct Reader<'a> {
     chars: &'a [char],
     at: usize,
+    /// Characters of the paste before `chars` (an `array(` or `tensor(` taken off).
+    skipped: usize,
 }
 
 /// Lists nest at most this deep (a batch, heads, rows, numbers and some).
@@ -191,7 +195,7 @@ impl Reader<'_> {
                     self.at += word.chars().count().max(1);
                     match number(&word) {
                         Some(v) => items.push(Value::Number(v)),
-                        None => return Err(PasteError(format!("{} (at character {})", not_a_number(&word), start + 1))),
+                        None => return Err(PasteError(format!("{} (at character {})", not_a_number(&word), self.skipped + start + 1))),
                     }
                 }
             }

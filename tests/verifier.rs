@@ -24,15 +24,25 @@ struct Mistake {
     /// Positions divided by this.
     linear: Option<f64>,
     bf16_angles: bool,
+    fp16_angles: bool,
 }
 
 /// bf16 rounding (round to nearest even on 8 significant bits), written out.
 fn bf16(x: f64) -> f64 {
+    round_bits(x, 8)
+}
+
+/// IEEE half rounding (11 significant bits; the test's values stay far inside its range).
+fn fp16(x: f64) -> f64 {
+    round_bits(x, 11)
+}
+
+fn round_bits(x: f64, bits: i32) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return x;
     }
     let e = x.abs().log2().floor();
-    let ulp = 2f64.powf(e - 7.0);
+    let ulp = 2f64.powf(e - f64::from(bits - 1));
     let q = x / ulp;
     let r = q.round();
     let r = if (q - q.trunc()).abs() == 0.5 { 2.0 * (q / 2.0).round() } else { r };
@@ -56,7 +66,13 @@ fn their_rope(input: &TestInput, half_layout: bool, mistake: Mistake) -> Vec<Vec
             for i in 0..turning {
                 let exponent = if mistake.exponent_one { i as f64 / rd as f64 } else { 2.0 * i as f64 / rd as f64 };
                 let theta = base.powf(-exponent);
-                let angle = if mistake.bf16_angles { bf16(bf16(position) * bf16(theta)) } else { position * theta };
+                let angle = if mistake.bf16_angles {
+                    bf16(bf16(position) * bf16(theta))
+                } else if mistake.fp16_angles {
+                    fp16(fp16(position) * fp16(theta))
+                } else {
+                    position * theta
+                };
                 let (mut c, mut s) = (angle.cos(), mistake.sign.unwrap_or(1.0) * angle.sin());
                 if mistake.swap {
                     std::mem::swap(&mut c, &mut s);
@@ -112,6 +128,7 @@ fn each_mistake_is_named_with_what_was_found() {
             (Mistake { exponent_one: true, ..Mistake::default() }, "exponent"),
             (Mistake { linear: Some(4.0), ..Mistake::default() }, "linear:4"),
             (Mistake { bf16_angles: true, ..Mistake::default() }, "precision:bf16"),
+            (Mistake { fp16_angles: true, ..Mistake::default() }, "precision:fp16"),
         ];
         for (mistake, want) in cases {
             assert_eq!(verdict(query, mistake), want, "{query}");

@@ -223,7 +223,15 @@ fn ErrorPlaces(per_plane: Vec<f64>, per_row: Vec<f64>, positions: Vec<i64>) -> i
     let planes = per_plane.len().max(1);
     let width = planes as f64 * 6.0;
     let worst_plane = per_plane.iter().copied().enumerate().filter(|(_, e)| e.is_finite()).max_by(|a, b| a.1.total_cmp(&b.1));
-    let said = |e: f64| if e == 0.0 { "0".to_string() } else if e.is_finite() { format!("{e:.2e}") } else { "—".to_string() };
+    let said = |e: f64| {
+        if e == 0.0 {
+            "0".to_string()
+        } else if e.is_finite() {
+            format!("{e:.2e}")
+        } else {
+            "—".to_string()
+        }
+    };
     let summary = worst_plane.map_or_else(String::new, |(i, e)| format!("largest in plane {i}: {}", said(e)));
     view! {
         <figure class="verify-places">

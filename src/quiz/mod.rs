@@ -4,12 +4,14 @@
 //! over random reachable states. No Leptos and no browser here, so `cargo test` runs them natively.
 //!
 //! One file per run of chapters: `early` (counting to the rotation lab), `planes` (frequencies,
-//! the heatmap, decay), `scaling` (context extension), `variants` (layouts, 2D, precision).
+//! the heatmap, decay), `scaling` (context extension), `variants` (layouts, 2D, precision),
+//! `verify` (checking your own RoPE).
 
 pub mod early;
 pub mod planes;
 pub mod scaling;
 pub mod variants;
+pub mod verify;
 
 /// A question as the page asks it for the current state.
 #[derive(Debug, Clone, PartialEq, Default)]

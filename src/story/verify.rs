@@ -8,14 +8,17 @@
 //! are `crate::verifier`'s, native and tested there.
 
 use crate::lab::{use_lab, Lab};
+use crate::quiz::verify::row_zero;
 use crate::state::LabState;
 use crate::ui::card::WidgetCard;
+use crate::ui::check::Check;
 use crate::ui::dialog::copy_text;
 use crate::ui::readout::Readout;
 use crate::verifier::diagnose::diagnose;
 use crate::verifier::parse::read_paste;
 use crate::verifier::{test_input, TestInput};
 use leptos::prelude::*;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The chapter's id (`embed=verify`, `data-widget`): never changes meaning once published.
@@ -133,6 +136,7 @@ pub fn VerifyWidget() -> impl IntoView {
         })
     };
     let positions = move || input().map(|i| i.positions.clone()).unwrap_or_default();
+    let shape = lab.select(|s| (s.dim, s.layout));
 
     view! {
         <WidgetCard id=ID title=TITLE>
@@ -205,6 +209,10 @@ pub fn VerifyWidget() -> impl IntoView {
                 }),
                 _ => None,
             })}
+            <Check name="row-zero" look="the test input's first row, at position 0" ask=Arc::new(move || {
+                let (dim, layout) = shape.get();
+                row_zero(dim, layout)
+            }) />
         </WidgetCard>
     }
 }

@@ -51,6 +51,18 @@ async function everyValueIsFinite(page) {
       if (['model-next', 'model-continuation'].includes(el.dataset.testid)) continue;
       let text = el.getAttribute('data-value');
       if (el.dataset.testid === 'model-heads-prev') text = JSON.parse(text).flat().join(',');
+      // The test input to check a RoPE against is JSON: every number in it finite.
+      if (el.dataset.testid === 'verify-test-input') {
+        const numbers = [];
+        const walk = (v) => (Array.isArray(v) ? v.forEach(walk) : v && typeof v === 'object' ? Object.values(v).forEach(walk) : typeof v === 'number' && numbers.push(v));
+        walk(JSON.parse(text));
+        text = numbers.join(',');
+      }
+      // A verdict is a word, with what was found ("offset:1", "layout+base:500000"), never NaN or inf.
+      if (el.dataset.testid === 'verify-verdict') {
+        if (!/^[a-z0-9:.+-]+$/.test(text) || /nan|inf/.test(text)) out.push(`verify-verdict: ${text}`);
+        continue;
+      }
       for (const item of text.split(',')) {
         if (item !== '' && !Number.isFinite(Number(item)) && !allow(el.dataset.testid, item)) out.push(`${el.dataset.testid}: ${item}`);
       }

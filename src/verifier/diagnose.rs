@@ -6,7 +6,7 @@
 //! numbers); otherwise nothing is guessed.
 
 use super::{Rotation, TestInput};
-use crate::rope::{Format, Layout, Rotary, ScalingMethod, ScalingParams};
+use crate::rope::{Format, Layout, ScalingMethod, ScalingParams};
 use crate::state::fmt_number;
 
 /// What the page says of a paste.
@@ -300,8 +300,7 @@ fn fitted_theta_1(input: &TestInput, own: &Rotation, layout: Layout, pasted: &[V
         return None;
     }
     let row = input.positions.iter().position(|p| *p == 1)?;
-    let frequencies = crate::rope::Frequencies { inv_freq: own.inv_freq.clone(), attention_factor: 1.0, rotary_dim: own.rotary_dim };
-    let (a, b) = Rotary::new(layout, &frequencies).plane_dims(1);
+    let (a, b) = own.rotary(layout).plane_dims(1);
     let (x, out) = (input.x.get(row)?, pasted.get(row)?);
     angle_between((*x.get(a)?, *x.get(b)?), (*out.get(a)?, *out.get(b)?))
 }
@@ -360,8 +359,7 @@ fn max_difference(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
 /// The largest difference from `expected` in each plane (its two dimensions under the page's
 /// layout) and in each row.
 fn places(input: &TestInput, own: &Rotation, expected: &[Vec<f64>], pasted: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {
-    let frequencies = crate::rope::Frequencies { inv_freq: own.inv_freq.clone(), attention_factor: 1.0, rotary_dim: own.rotary_dim };
-    let rotary = Rotary::new(own.layout, &frequencies);
+    let rotary = own.rotary(own.layout);
     let diff = |row: usize, dim: usize| -> f64 {
         match (expected.get(row).and_then(|r| r.get(dim)), pasted.get(row).and_then(|r| r.get(dim))) {
             (Some(e), Some(p)) => finite((e - p).abs()),

@@ -76,6 +76,14 @@ pub struct Rotation {
     pub angles_in: Option<crate::rope::Format>,
 }
 
+impl Rotation {
+    /// Its pairing of dimensions and θᵢ, as the page's own rotation code takes them.
+    pub fn rotary(&self, layout: Layout) -> Rotary {
+        let frequencies = crate::rope::Frequencies { inv_freq: self.inv_freq.clone(), attention_factor: 1.0, rotary_dim: self.rotary_dim };
+        Rotary::new(layout, &frequencies)
+    }
+}
+
 impl TestInput {
     /// The frequencies of `scaling` at `base` for this head.
     pub fn frequencies_with(&self, base: f64, scaling: &ScalingParams) -> Option<crate::rope::Frequencies> {
@@ -104,9 +112,7 @@ impl TestInput {
 
     /// The rows rotated as `rotation` says.
     pub fn apply(&self, rotation: &Rotation) -> Vec<Vec<f64>> {
-        let frequencies =
-            crate::rope::Frequencies { inv_freq: rotation.inv_freq.clone(), attention_factor: 1.0, rotary_dim: rotation.rotary_dim };
-        let rotary = Rotary::new(rotation.layout, &frequencies);
+        let rotary = rotation.rotary(rotation.layout);
         let round = |v: f64| rotation.angles_in.map_or(v, |f| f.round(v));
         self.x
             .iter()

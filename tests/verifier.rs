@@ -93,9 +93,14 @@ fn input(query: &str) -> (TestInput, bool) {
     (input, half)
 }
 
+/// The verdict on the mistake's output, the same whether it is pasted in f64 or in f32.
 fn verdict(query: &str, mistake: Mistake) -> String {
     let (input, half) = input(query);
-    diagnose(&input, &their_rope(&input, half, mistake)).verdict
+    let output = their_rope(&input, half, mistake);
+    let in_f32: Vec<Vec<f64>> = output.iter().map(|r| r.iter().map(|v| *v as f32 as f64).collect()).collect();
+    let (exact, rounded) = (diagnose(&input, &output).verdict, diagnose(&input, &in_f32).verdict);
+    assert_eq!(exact, rounded, "{query}: f64 and f32 outputs");
+    exact
 }
 
 #[test]

@@ -15,6 +15,7 @@
 pub mod charts;
 pub mod model;
 pub mod quiz;
+pub mod verify;
 pub mod rope;
 pub mod state;
 pub mod verifier;

@@ -98,7 +98,7 @@ pub fn post_height_on_resize(root: NodeRef<leptos::html::Main>, widget: &'static
     // A compact embed's rules come in a sheet of their own (no other reader downloads them),
     // linked here whether or not the page is in a frame.
     let compact = document().document_element().is_some_and(|html| html.has_attribute("data-compact"));
-    let styled = if compact { crate::dom::style::style_sheet("assets/compact.css") } else { RwSignal::new(true) };
+    let styled = if compact { RwSignal::from(crate::dom::style::style_sheet("assets/compact.css")) } else { RwSignal::new(true) };
     let Ok(Some(parent)) = window().parent() else { return };
     if js_sys::Object::is(&parent, &window()) {
         return;

@@ -126,10 +126,10 @@ pub const SHORTCUTS_DIALOG_SLOT: u8 = 6;
 /// the part is asked for, so that it arrives beside the part's code: whether it is here (true for
 /// a part without one). The last part's chapters (context extension, RoPE for images,
 /// precision) are styled by assets/beyond.css, which the first visit does not download.
-fn sheet_of(part: Part) -> RwSignal<bool> {
+fn sheet_of(part: Part) -> Option<ArcRwSignal<bool>> {
     match part {
-        Part::Beyond => crate::dom::style::style_sheet("assets/beyond.css"),
-        _ => RwSignal::new(true),
+        Part::Beyond => Some(crate::dom::style::style_sheet("assets/beyond.css")),
+        _ => None,
     }
 }
 
@@ -169,8 +169,9 @@ pub fn part_view(part: Part, slot: u8, on_approach: bool, saying: &'static str, 
     }
     let (arrived, failed) = state(part);
     // Shown once its code and its style sheet are both here: unstyled, a chapter would show for a
-    // moment at another height (an embed's frame would grow twice).
-    let styled = sheet_of(part);
+    // moment at another height (an embed's frame would grow twice). The sheet is linked when the
+    // part is asked for (`request`), not by a placeholder: a first visit does not download it.
+    let styled = move || sheet_of(part).is_none_or(|sheet| sheet.get());
     let waiting = NodeRef::<Section>::new();
     if on_approach {
         let observer = StoredValue::new_local(None::<web_sys::IntersectionObserver>);
@@ -200,7 +201,7 @@ pub fn part_view(part: Part, slot: u8, on_approach: bool, saying: &'static str, 
     };
     // Once the part is here, calling into it is immediate (the Suspend resolves at once).
     view! {
-        <Show when=move || arrived.get() && styled.get() fallback=move || placeholder(waiting, status())>
+        <Show when=move || arrived.get() && styled() fallback=move || placeholder(waiting, status())>
             {Suspend::new(async move {
                 let view = match part {
                     Part::Frame => Ok(frame_chapter()),

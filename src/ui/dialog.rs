@@ -16,7 +16,7 @@ pub fn Dialog(
 ) -> impl IntoView {
     let dialog = NodeRef::<html::Dialog>::new();
     // Styled by a sheet that comes with the dialogs (assets/dialogs.css): shown once it is here.
-    let styled = crate::dom::style::style_sheet("assets/dialogs.css");
+    let styled = RwSignal::from(crate::dom::style::style_sheet("assets/dialogs.css"));
     Effect::new(move |_| {
         let Some(element) = dialog.get() else { return };
         let element: &web_sys::HtmlDialogElement = element.unchecked_ref();

@@ -70,7 +70,7 @@ impl Lessons {
 pub fn LessonPart() -> impl IntoView {
     let lessons = expect_context::<Lessons>();
     // The bar, the editor, the handout: styled by a sheet of their own.
-    let styled = crate::dom::style::style_sheet("assets/lesson.css");
+    let styled = RwSignal::from(crate::dom::style::style_sheet("assets/lesson.css"));
     view! {
         {move || (styled.get() && lessons.playing.get() > 0).then(|| view! { <Player /> })}
         <Show when=move || { styled.get() && lessons.editing.get() > 0 }><Editor /></Show>

@@ -56,7 +56,13 @@ pub fn VerifyWidget() -> impl IntoView {
     let lab = use_lab();
     // The test input follows the settings it depends on (d, base, layout, scaling, partial,
     // orig), not m, n or the plane: its JSON is its identity.
-    let json = lab.select(|s| test_input(s).map(|input| input.json()).map_err(|e| e.to_string()));
+    // (Selected by the settings alone, compared cheaply: a step of m or n must not rebuild and
+    // compare the JSON of 6 × d numbers.)
+    let settings = lab.select(|s| (s.dim, s.base, s.layout, s.orig, s.scaling_params()));
+    let json = Memo::new(move |_| {
+        settings.track();
+        lab.state.with_untracked(|s| test_input(s).map(|input| input.json()).map_err(|e| e.to_string()))
+    });
     let input = move || -> Option<TestInput> {
         json.track();
         lab.state.with_untracked(|s| test_input(s).ok())

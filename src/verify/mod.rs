@@ -53,11 +53,11 @@ const SEED: u64 = 0x0047_c0de_5eed_0047;
 
 /// The rows' positions: 0, 1, a few, a few hundred, a few thousand, and a last one: `orig`
 /// (the first position past the trained context) when a context-extension method is chosen,
-/// else 10,000. None is a power of two above 256, so bf16 (8 significant bits) cannot store
-/// 3000 and 10,000 exactly, and angles computed in bf16 show. Increasing, each once.
+/// else 10,001. The two largest are odd, so neither bf16 (8 significant bits) nor fp16 (11)
+/// stores them exactly, and angles computed in either show. Increasing, each once.
 pub fn positions(method: ScalingMethod, orig: u64) -> Vec<i64> {
-    let last = if method == ScalingMethod::None { 10_000 } else { orig.min(MAX_POSITION as u64) as i64 };
-    let mut positions = vec![0, 1, 7, 300, 3000, last];
+    let last = if method == ScalingMethod::None { 10_001 } else { orig.min(MAX_POSITION as u64) as i64 };
+    let mut positions = vec![0, 1, 7, 300, 3001, last];
     positions.sort_unstable();
     positions.dedup();
     if positions.len() < 6 {
@@ -233,15 +233,27 @@ impl TestInput {
 
     /// The page's own rotated result (T × d), in f64: the state's frequencies from
     /// [`crate::rope::frequencies`], each plane turned by position × θᵢ as
-    /// [`crate::rope::Rotary`] pairs them, cos and sin times the attention factor.
+    /// [`crate::rope::Rotary`] pairs them, the rotating dimensions times the attention factor
+    /// (transformers' cos and sin carry it; dimensions partial rotary passes through do not).
     pub fn expected(&self) -> Result<Vec<Vec<f64>>, VerifyError> {
         let params = RopeParams::new(self.base, self.dim)?;
         let f = frequencies(params, &self.scaling)?;
         let rotary = Rotary::new(self.layout, &f);
+        // transformers multiplies cos and sin by the attention factor: the rotating dimensions
+        // scale, the ones partial rotary passes through do not.
+        let rotating: Vec<usize> = (0..f.rotary_dim / 2).flat_map(|plane| <[usize; 2]>::from(rotary.plane_dims(plane))).collect();
         self.x
             .iter()
             .zip(&self.positions)
-            .map(|(row, p)| Ok(rotary.rotate(VectorName::Query, row, *p)?.into_iter().map(|v| v * f.attention_factor).collect()))
+            .map(|(row, p)| {
+                let mut out = rotary.rotate(VectorName::Query, row, *p)?;
+                for &dim in &rotating {
+                    if let Some(v) = out.get_mut(dim) {
+                        *v *= f.attention_factor;
+                    }
+                }
+                Ok(out)
+            })
             .collect()
     }
 }

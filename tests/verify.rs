@@ -93,7 +93,10 @@ impl Rope {
                 Angles::Fp16 => fp16(fp16(p) * fp16(theta)),
             };
             if self.f32 {
-                let angle = p as f32 * theta as f32;
+                let angle = match self.angles {
+                    Angles::Exact => p as f32 * theta as f32,
+                    _ => angle as f32,
+                };
                 let (mut c, mut s) = (angle.cos(), self.sign as f32 * angle.sin());
                 if self.swap {
                     std::mem::swap(&mut c, &mut s);
@@ -130,13 +133,16 @@ fn f32_all(v: f64) -> f64 {
     v as f32 as f64
 }
 
-/// The verdict on `rope`'s output for the state `query`, checked the same in f64 and rounded to f32.
+/// The verdict on `rope`'s output for the state `query`, checked the same in f64, rounded to f32
+/// and computed in f32 from the start (angles included).
 fn verdict(query: &str, rope: Rope) -> String {
     let input = input(query);
     let out = rope.run(&input);
     let exact = diagnose(&input, &out);
     let rounded = diagnose(&input, &round_all(&out, f32_all));
     assert_eq!(exact.verdict, rounded.verdict, "{query}: f64 and f32 pastes of {rope:?}");
+    let computed = diagnose(&input, &Rope { f32: true, ..rope }.run(&input));
+    assert_eq!(exact.verdict, computed.verdict, "{query}: f64 and f32 code of {rope:?}");
     assert!(exact.max_error.is_finite() && exact.max_error < 0.05, "{query} {rope:?}: {exact:?}");
     exact.verdict
 }
@@ -292,6 +298,60 @@ fn exponent_partial_linear_ntk_and_precision() {
         }
         assert_eq!(verdict(query, Rope { rotary: d / 2, half: !half, ..rope }), "layout+partial:0.5", "{query}");
     });
+}
+
+/// Pasted in bf16, a mistake keeps its name; a fitted base keeps its first digits.
+#[test]
+fn mistakes_pasted_in_bf16() {
+    for half in [false, true] {
+        for (d, base) in [(8, 10_000.0), (64, 500_000.0), (128, 1e6)] {
+            let query = format!("dim={d}&base={base}&layout={}", if half { "half" } else { "interleaved" });
+            let input = input(&query);
+            let rope = Rope::new(half, base, d);
+            let named = |mistake: Rope| diagnose(&input, &round_all(&mistake.run(&input), bf16)).verdict;
+            assert_eq!(named(Rope { half: !half, ..rope }), "layout", "{query}");
+            assert_eq!(named(Rope { sign: -1.0, ..rope }), "direction", "{query}");
+            assert_eq!(named(Rope { swap: true, ..rope }), "cos-sin", "{query}");
+            assert_eq!(named(Rope { shift: 1, ..rope }), "offset:1", "{query}");
+            assert_eq!(named(Rope { two: false, ..rope }), "exponent", "{query}");
+            assert_eq!(named(Rope { rotary: d / 2, ..rope }), "partial:0.5", "{query}");
+            assert_eq!(named(Rope { divide: 4.0, ..rope }), "linear:4", "{query}");
+            assert_eq!(named(Rope { base: 250_000.0, ..rope }), "base:250000", "{query}");
+            let found = named(Rope { base: 123_456.0, half: !half, ..rope });
+            let b: f64 = found.strip_prefix("layout+base:").unwrap_or_else(|| panic!("{query}: {found}")).parse().unwrap();
+            assert!((b / 123_456.0 - 1.0).abs() < 1e-3, "{query}: {found}");
+        }
+    }
+}
+
+#[test]
+fn what_precision_a_match_shows() {
+    let input = input("dim=64&layout=half");
+    let rope = Rope::new(true, 10_000.0, 64);
+    let text = |out: Vec<Vec<f64>>| diagnose(&input, &out).text;
+    assert!(text(rope.run(&input)).contains("f64"));
+    assert!(text(round_all(&rope.run(&input), f32_all)).contains("float32"));
+    assert!(text(round_all(&rope.run(&input), fp16)).contains("float16"));
+    assert!(text(round_all(&rope.run(&input), bf16)).contains("bfloat16"));
+    let printed = round_all(&rope.run(&input), |v| (v * 1e4).round() / 1e4);
+    assert!(text(printed).contains("4 decimals"));
+}
+
+#[test]
+fn partial_rotary_the_other_way_and_yarn() {
+    // The page rotates half the head; the paste rotates all of it.
+    let query = "dim=32&partial=0.5";
+    let d = diagnose(&input(query), &Rope::new(false, 10_000.0, 32).run(&input(query)));
+    assert_eq!((d.verdict.as_str(), d.settings), ("partial:1", vec![("partial", "1".to_string())]));
+    // YaRN's attention factor scales the rotating dimensions only; left out, the scaling is "linear:1".
+    let yarn = input("dim=64&scaling=yarn&factor=4&orig=2048");
+    let json = yarn.json();
+    assert!(json.contains("\"rope_type\": \"yarn\"") && json.contains("\"attention_factor\": "), "{json}");
+    assert_eq!(yarn.positions.last(), Some(&3001));
+    assert!(yarn.positions.contains(&2048));
+    let d = diagnose(&yarn, &Rope::new(false, 10_000.0, 64).run(&yarn));
+    assert_eq!(d.verdict, "linear:1");
+    assert_eq!(diagnose(&yarn, &yarn.expected().unwrap()).verdict, "match");
 }
 
 #[test]

@@ -46,6 +46,8 @@ pub struct Diagnosis {
 const VALUE_TOLERANCE: f64 = 1.0 / 32.0;
 /// Relative error of an angle computed in float32 (8 steps of 2⁻²⁴).
 const ANGLE_TOLERANCE: f64 = 8.0 / 16_777_216.0;
+/// What float32 code's angles carry: θᵢ and the product each rounded, 4 steps of 2⁻²⁴.
+const F32_ANGLE: f64 = 4.0 / 16_777_216.0;
 /// Below any format's noise: what f64 arithmetic leaves.
 const FLOOR: f64 = 1e-12;
 
@@ -112,13 +114,20 @@ pub fn diagnose(input: &TestInput, pasted: &[Vec<f64>]) -> Diagnosis {
         let family = |h: &Hypothesis| h.verdict.split(':').next().unwrap_or_default().to_string();
         let best_of = |name: &str| evaluated.iter().filter(|(h, _)| family(h) == name).map(|(_, e)| *e).fold(f64::INFINITY, f64::min);
         for (h, error) in evaluated.iter() {
-            if h.digits > 0 && *error > 2.0 * best_of(&family(h)) + 3.0 * noise + FLOOR {
+            let key = (h.rank, h.verdict.contains('+'), h.digits);
+            if best.as_ref().is_some_and(|(b, _)| (b.rank, b.verdict.contains('+'), b.digits) < key) || *error > loosest(input, &h.rotation)
+            {
+                continue; // A simpler one explains it already, or no element could be within rounding.
+            }
+            // Float32 code's own angles (θᵢ and the product rounded: a few steps of 2⁻²⁴) may
+            // move a fit's last digits; they do not count against a rounder value.
+            let allow = Allowance { relative: 0.0, absolute: 2.0 * best_of(&family(h)) + 3.0 * noise + FLOOR, angle: F32_ANGLE };
+            if h.digits > 0 && !within(input, &h.rotation, pasted, allow) {
                 continue;
             }
             if !explains(input, &h.rotation, pasted) {
                 continue;
             }
-            let key = (h.rank, h.verdict.contains('+'), h.digits);
             let better = match &best {
                 None => true,
                 Some((b, e)) => {
@@ -222,6 +231,30 @@ fn all_planes(rotation: &Rotation, dim: usize) -> Vec<(usize, usize)> {
 /// Whether `rotation`'s output is the paste within what a right answer's rounding allows: bf16
 /// arithmetic on the values, float32 on the angles.
 fn explains(input: &TestInput, rotation: &Rotation, pasted: &[Vec<f64>]) -> bool {
+    within(input, rotation, pasted, Allowance { relative: VALUE_TOLERANCE, absolute: FLOOR, angle: ANGLE_TOLERANCE })
+}
+
+/// The largest tolerance [`explains`] gives any element of `rotation`'s output: a bound that
+/// spares comparing element by element when the largest difference is beyond it.
+fn loosest(input: &TestInput, rotation: &Rotation) -> f64 {
+    let length =
+        input.x.iter().flat_map(|r| r.iter()).fold(0.0f64, |m, v| m.max(v.abs())) * 2f64.sqrt() * rotation.amplitude.abs().max(1.0);
+    let position = input.positions.iter().map(|p| (p + rotation.shift).unsigned_abs()).max().unwrap_or(0) as f64;
+    let theta = rotation.inv_freq.iter().fold(0.0f64, |m, t| m.max(t.abs()));
+    // Angles in a short format may round up by a step of 2⁻⁸: 1 % covers it.
+    VALUE_TOLERANCE * length + ANGLE_TOLERANCE * position * theta * 1.01 * length + FLOOR
+}
+
+/// What an element may differ by: `relative` × its plane's length, plus `absolute`, plus `angle`
+/// × the plane's angle × its length (an angle computed with that relative error).
+#[derive(Clone, Copy)]
+struct Allowance {
+    relative: f64,
+    absolute: f64,
+    angle: f64,
+}
+
+fn within(input: &TestInput, rotation: &Rotation, pasted: &[Vec<f64>], allow: Allowance) -> bool {
     let out = rotation.apply(input);
     let planes = all_planes(rotation, input.dim);
     for ((x, p), (o, y)) in input.x.iter().zip(&input.positions).zip(out.iter().zip(pasted)) {
@@ -233,7 +266,7 @@ fn explains(input: &TestInput, rotation: &Rotation, pasted: &[Vec<f64>]) -> bool
             };
             let length = xa.hypot(xb) * rotation.amplitude.abs().max(1.0);
             let angle = if plane < rotation.planes() { rotation.angle(plane, *p).abs() } else { 0.0 };
-            let tolerance = VALUE_TOLERANCE * length + ANGLE_TOLERANCE * angle * length + FLOOR;
+            let tolerance = allow.relative * length + allow.angle * angle * length + allow.absolute;
             let (da, db) = ((oa - ya).abs(), (ob - yb).abs());
             if !(da <= tolerance && db <= tolerance) {
                 return false;
@@ -323,7 +356,7 @@ fn fitted_thetas(input: &TestInput, angles: &[Vec<(f64, f64)>], noise: f64) -> V
 }
 
 /// The weighted mean of (value, spread) estimates, weights 1/spread².
-fn weighted_mean(estimates: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
+fn weighted_mean(estimates: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
     let (mut sum, mut weight) = (0.0, 0.0);
     for (v, s) in estimates {
         if v.is_finite() && s.is_finite() && s > 0.0 {
@@ -332,11 +365,50 @@ fn weighted_mean(estimates: impl Iterator<Item = (f64, f64)>) -> Option<f64> {
             weight += w;
         }
     }
-    (weight > 0.0 && weight.is_finite()).then(|| sum / weight)
+    (weight > 0.0 && weight.is_finite()).then(|| (sum / weight, 1.0 / weight.sqrt()))
+}
+
+/// The sum of squared differences between `rotation`'s output and the paste.
+fn squared_error(input: &TestInput, rotation: &Rotation, pasted: &[Vec<f64>]) -> f64 {
+    let out = rotation.apply(input);
+    out.iter().flatten().zip(pasted.iter().flatten()).map(|(a, b)| (a - b) * (a - b)).sum()
+}
+
+/// `estimate` (a logarithm, with its spread) refined by a golden-section search of the squared
+/// error within four spreads, where the angles read one by one leave digits to gain.
+fn refine(input: &TestInput, pasted: &[Vec<f64>], (estimate, spread): (f64, f64), make: impl Fn(f64) -> Option<Rotation>) -> f64 {
+    let reach = 4.0 * spread + 1e-12;
+    if !(reach < 0.5) {
+        return estimate;
+    }
+    let cost = |v: f64| make(v).map_or(f64::INFINITY, |r| squared_error(input, &r, pasted));
+    let golden = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = (estimate - reach, estimate + reach);
+    let (mut a, mut b) = (hi - golden * (hi - lo), lo + golden * (hi - lo));
+    let (mut ca, mut cb) = (cost(a), cost(b));
+    for _ in 0..48 {
+        if ca <= cb {
+            hi = b;
+            (b, cb) = (a, ca);
+            a = hi - golden * (hi - lo);
+            ca = cost(a);
+        } else {
+            lo = a;
+            (a, ca) = (b, cb);
+            b = lo + golden * (hi - lo);
+            cb = cost(b);
+        }
+    }
+    let best = (lo + hi) / 2.0;
+    if cost(best) <= cost(estimate) {
+        best
+    } else {
+        estimate
+    }
 }
 
 /// ln ρ with paste θᵢ = reference θᵢ · ρ^(−2i/r): a base ρ times the reference's.
-fn fit_log_base_ratio(thetas: &[Option<(f64, f64)>], reference: &[f64], rotary_dim: usize) -> Option<f64> {
+fn fit_log_base_ratio(thetas: &[Option<(f64, f64)>], reference: &[f64], rotary_dim: usize) -> Option<(f64, f64)> {
     let r = rotary_dim as f64;
     weighted_mean(thetas.iter().zip(reference).enumerate().filter_map(|(i, (fit, reference))| {
         let (theta, spread) = (*fit)?;
@@ -349,7 +421,7 @@ fn fit_log_base_ratio(thetas: &[Option<(f64, f64)>], reference: &[f64], rotary_d
 }
 
 /// ln s with paste θᵢ = reference θᵢ / s: positions divided by s.
-fn fit_log_division(thetas: &[Option<(f64, f64)>], reference: &[f64]) -> Option<f64> {
+fn fit_log_division(thetas: &[Option<(f64, f64)>], reference: &[f64]) -> Option<(f64, f64)> {
     weighted_mean(thetas.iter().zip(reference).filter_map(|(fit, reference)| {
         let (theta, spread) = (*fit)?;
         if theta <= 0.0 || *reference <= 0.0 || spread >= theta / 2.0 {
@@ -592,7 +664,8 @@ fn hypotheses(input: &TestInput, own: &Rotation, pasted: &[Vec<f64>], layout: La
     let plain_rotation = rotation_for(input, layout, input.base, &plain);
 
     // Another base, the state's scaling kept.
-    if let Some(ln_ratio) = fit_log_base_ratio(&thetas, &own.inv_freq, own.rotary_dim) {
+    if let Some(fit) = fit_log_base_ratio(&thetas, &own.inv_freq, own.rotary_dim) {
+        let ln_ratio = refine(input, pasted, fit, |ln| rotation_for(input, layout, input.base * ln.exp(), &input.scaling));
         let fitted = input.base * ln_ratio.exp();
         for (b, digits) in roundings(fitted) {
             if b == input.base {
@@ -615,8 +688,12 @@ fn hypotheses(input: &TestInput, own: &Rotation, pasted: &[Vec<f64>], layout: La
     if let Some(plain_rotation) = &plain_rotation {
         // NTK-aware: base × s^(r/(r−2)) on plain RoPE.
         if own.rotary_dim > 2 {
-            if let Some(ln_ratio) = fit_log_base_ratio(&thetas, &plain_rotation.inv_freq, own.rotary_dim) {
-                let s = (ln_ratio * (r - 2.0) / r).exp();
+            if let Some((ln_ratio, spread)) = fit_log_base_ratio(&thetas, &plain_rotation.inv_freq, own.rotary_dim) {
+                let ntk = |ln_s: f64| {
+                    let scaling = ScalingParams { method: ScalingMethod::Ntk, factor: ln_s.exp(), ..plain.clone() };
+                    rotation_for(input, layout, input.base, &scaling)
+                };
+                let s = refine(input, pasted, (ln_ratio * (r - 2.0) / r, spread * (r - 2.0) / r), ntk).exp();
                 // Only a factor one would choose (two significant digits): otherwise it is a base.
                 for (s, digits) in roundings(s).into_iter().filter(|(_, digits)| *digits <= 2) {
                     if s <= 1.0 || (input.scaling.method == ScalingMethod::Ntk && s == input.scaling.factor) {
@@ -644,7 +721,12 @@ fn hypotheses(input: &TestInput, own: &Rotation, pasted: &[Vec<f64>], layout: La
             }
         }
         // Linear (position interpolation): positions divided by s.
-        if let Some(ln_s) = fit_log_division(&thetas, &plain_rotation.inv_freq) {
+        if let Some(fit) = fit_log_division(&thetas, &plain_rotation.inv_freq) {
+            let linear = |ln_s: f64| {
+                let scaling = ScalingParams { method: ScalingMethod::Linear, factor: ln_s.exp(), ..plain.clone() };
+                rotation_for(input, layout, input.base, &scaling)
+            };
+            let ln_s = refine(input, pasted, fit, linear);
             for (s, digits) in roundings(ln_s.exp()) {
                 if s <= 1.0 || (input.scaling.method == ScalingMethod::Linear && s == input.scaling.factor) {
                     continue;
@@ -772,7 +854,7 @@ fn match_text(input: &TestInput, own: &Rotation, pasted: &[Vec<f64>], error: f64
         "float32"
     } else if error <= 5.1e-5 && four_decimals(pasted) {
         "a printout to 4 decimals (torch's default; print(out.tolist()) shows every digit)"
-    } else if relative <= 8.0 / 2048.0 {
+    } else if relative <= 1.0 / 1024.0 {
         "float16"
     } else {
         "bfloat16"

@@ -378,7 +378,7 @@ fn squared_error(input: &TestInput, rotation: &Rotation, pasted: &[Vec<f64>]) ->
 /// error within four spreads, where the angles read one by one leave digits to gain.
 fn refine(input: &TestInput, pasted: &[Vec<f64>], (estimate, spread): (f64, f64), make: impl Fn(f64) -> Option<Rotation>) -> f64 {
     let reach = 4.0 * spread + 1e-12;
-    if !(reach < 0.5) {
+    if reach.is_nan() || reach >= 0.5 {
         return estimate;
     }
     let cost = |v: f64| make(v).map_or(f64::INFINITY, |r| squared_error(input, &r, pasted));

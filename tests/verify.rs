@@ -382,7 +382,14 @@ fn settings_and_errors_are_usable() {
     assert_eq!(d.settings, vec![("layout", "half".to_string()), ("base", "500000".to_string())]);
     assert_eq!((d.per_plane.len(), d.per_row.len()), (16, 6));
     assert!(d.max_error < 1e-9, "{}", d.max_error);
-    assert!(d.text.contains("500,000"), "{}", d.text);
+    assert!(d.text.contains("500,000") && d.text.contains("2i with 2i+1"), "{}", d.text);
+    let shifted = diagnose(&input, &Rope { shift: 1, ..rope }.run(&input));
+    assert!(shifted.text.contains("start at 1"), "{}", shifted.text);
+    let ntk = diagnose(&input, &Rope { ntk: 4.0, ..rope }.run(&input));
+    // 10,000 × 4^(32/30), written out.
+    let base = format!("{}", (10_000.0 * 4f64.powf(32.0 / 30.0)).round() as u64);
+    let grouped = format!("{},{}", &base[..base.len() - 3], &base[base.len() - 3..]);
+    assert!(ntk.text.contains(&grouped), "{} in {}", grouped, ntk.text);
     // Something no mistake makes: every value doubled past position 0.
     let odd: Vec<Vec<f64>> =
         rope.run(&input).iter().enumerate().map(|(t, r)| r.iter().map(|v| if t > 2 { v * -0.5 + 0.3 } else { *v }).collect()).collect();
@@ -415,11 +422,15 @@ fn reads_numpy_torch_json_and_nested() {
         "Out[7]: array([[-1.25, -1.125, -1.0], [-0.875, -0.75, -0.625]])".to_string(),
         "-1.25 -1.125 -1.0\n-0.875 -0.75 -0.625\n".to_string(),
         "[[−1.25, −1.125, −1.0], [−0.875, −0.75, −0.625]]".to_string(),
+        "[[np.float32(-1.25), np.float32(-1.125), np.float32(-1.0)], [np.float32(-0.875), np.float32(-0.75), np.float32(-0.625)]]".to_string(),
+        "array([[-1.25, -1.125, -1.], [-0.875, -0.75, -0.625]], shape=(2, 3), dtype=float32)".to_string(),
+        "[[-1.25, -1.125, -1.0,], [-0.875, -0.75, -0.625,],]".to_string(),
         "[[[-1.25, -1.125], [-1.0, -0.875]], [[-0.75, -0.625], [-0.5, -0.375]]]".to_string(),
     ];
     for (i, case) in cases.iter().enumerate() {
-        let dim = if i == 9 { 4 } else { 3 };
-        let want = if i == 9 { numbers(2, 4) } else { want.clone() };
+        let last = i == cases.len() - 1;
+        let dim = if last { 4 } else { 3 };
+        let want = if last { numbers(2, 4) } else { want.clone() };
         assert_eq!(read_paste(case, 2, dim).as_ref(), Ok(&want), "{case}");
     }
     // A head axis after the positions (Meta's [batch, seq, heads, d]).

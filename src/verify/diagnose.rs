@@ -623,7 +623,7 @@ fn hypotheses(input: &TestInput, own: &Rotation, pasted: &[Vec<f64>], layout: La
                 &mut out,
                 verdict.into(),
                 format!(
-                    "Your implementation applies no context extension: the page uses {} (factor {}), your output is plain RoPE",
+                    "Your implementation applies no context extension: your output is plain RoPE, where the page uses {} with factor {}",
                     input.scaling.method.label(),
                     fmt_number(input.scaling.factor)
                 ),
@@ -652,7 +652,9 @@ fn hypotheses(input: &TestInput, own: &Rotation, pasted: &[Vec<f64>], layout: La
             1 => "Your positions start at 1, not 0 (shifted by 1: a KV cache's offset or a position_ids off by one)".to_string(),
             -1 => "Your positions are 1 less than the page's (shifted by −1: position 1 rotated as 0)".to_string(),
             _ => format!(
-                "Your positions are shifted by {k}: row at position m is rotated as if at m {} {}",
+                "Your positions are shifted by {}{}: the row at position m is rotated as if at m {} {}",
+                if k > 0 { "" } else { "−" },
+                k.abs(),
                 if k > 0 { "+" } else { "−" },
                 k.abs()
             ),
@@ -790,6 +792,8 @@ fn hypotheses(input: &TestInput, own: &Rotation, pasted: &[Vec<f64>], layout: La
 
 /// A number with thousands separated by commas when whole ("500,000"), else as the page writes it.
 fn group(v: f64) -> String {
+    // Six significant digits are more than any base needs to be recognised.
+    let v = if v.abs() >= 1e5 { v.round() } else { round_to(v, 6) };
     if v.fract() != 0.0 || v.abs() >= 1e15 {
         return fmt_number(v);
     }

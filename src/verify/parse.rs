@@ -216,6 +216,23 @@ fn tokenize(text: &str) -> Result<Vec<Token>, PasteErrorKind> {
                     }
                     match chars.get(k) {
                         Some('\'' | '"' | '<') => {}
+                        Some('(' | '[') => {
+                            // shape=(6, 64): a group, skipped whole.
+                            let mut depth = 0usize;
+                            while let Some(&c) = chars.get(k) {
+                                k += 1;
+                                match c {
+                                    '(' | '[' => depth += 1,
+                                    ')' | ']' => {
+                                        depth = depth.saturating_sub(1);
+                                        if depth == 0 {
+                                            break;
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                            }
+                        }
                         _ => {
                             while k < chars.len() && (chars[k].is_alphanumeric() || matches!(chars[k], '_' | '.' | ':' | '-')) {
                                 k += 1;
@@ -225,7 +242,9 @@ fn tokenize(text: &str) -> Result<Vec<Token>, PasteErrorKind> {
                     i = k;
                     continue;
                 }
-                if WRAPPERS.contains(&word.as_str()) && next == Some('(') {
+                // array(...), tensor(...), and NumPy 2's scalars in a list: np.float32(0.5).
+                let scalar = ["np.", "numpy.", "torch."].iter().any(|p| word.starts_with(p)) || word == "float";
+                if (WRAPPERS.contains(&word.as_str()) || scalar) && next == Some('(') {
                     i = j;
                     continue;
                 }

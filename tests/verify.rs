@@ -54,6 +54,9 @@ struct Rope {
     angles: Angles,
     /// Everything in f32 (θᵢ, the angle, cos, sin, the products), as float32 code does.
     f32: bool,
+    /// x, cos, sin, each product and the sum rounded to a format (a bf16 or fp16 model whose
+    /// angles are computed in float32).
+    ops: Option<fn(f64) -> f64>,
 }
 
 impl Rope {
@@ -70,6 +73,7 @@ impl Rope {
             ntk: 1.0,
             angles: Angles::Exact,
             f32: false,
+            ops: None,
         }
     }
 
@@ -109,8 +113,14 @@ impl Rope {
                 if self.swap {
                     std::mem::swap(&mut c, &mut s);
                 }
-                out[a] = x[a] * c - x[b] * s;
-                out[b] = x[a] * s + x[b] * c;
+                if let Some(r) = self.ops {
+                    let (xa, xb, c, s) = (r(x[a]), r(x[b]), r(c), r(s));
+                    out[a] = r(r(xa * c) - r(xb * s));
+                    out[b] = r(r(xa * s) + r(xb * c));
+                } else {
+                    out[a] = x[a] * c - x[b] * s;
+                    out[b] = x[a] * s + x[b] * c;
+                }
             }
         }
         out
@@ -240,6 +250,8 @@ fn a_right_answer_is_a_match() {
         assert_eq!(verdict(query, rope), "match");
         for (name, f) in [("bf16", bf16 as fn(f64) -> f64), ("fp16", fp16)] {
             assert_eq!(diagnose(&input, &round_all(&rope.run(&input), f)).verdict, "match", "{query} in {name}");
+            let model = Rope { ops: Some(f), ..rope }.run(&input);
+            assert_eq!(diagnose(&input, &model).verdict, "match", "{query}: a {name} model");
         }
         let in_f32 = diagnose(&input, &Rope { f32: true, ..rope }.run(&input));
         assert_eq!(in_f32.verdict, "match", "{query} computed in f32");

@@ -521,6 +521,43 @@ proptest! {
         prop_assert_eq!(diagnose(&input, &out).verdict, "match");
     }
 
+    /// A visible mistake is never called right, and what it is called reproduces the paste: the
+    /// named ones by name, the fitted ones by a value that fits (a base of √b and the forgotten
+    /// 2 are the same numbers, as are an NTK factor and the base it makes).
+    #[test]
+    fn a_visible_mistake_is_named(
+        half_dim in 2usize..=48,
+        base in 100.0f64..1e8,
+        half in any::<bool>(),
+        which in 0usize..8,
+        k in -4i64..=4,
+        theirs in 100.0f64..1e8,
+    ) {
+        let d = 2 * half_dim;
+        let query = format!("dim={d}&base={base}&layout={}", if half { "half" } else { "interleaved" });
+        let input = input(&query);
+        let right = Rope::new(half, input.base, d);
+        let (mistake, name) = match which {
+            0 => (Rope { half: !half, ..right }, "layout"),
+            1 => (Rope { sign: -1.0, ..right }, "direction"),
+            2 => (Rope { swap: true, ..right }, "cos-sin"),
+            3 => (Rope { shift: if k == 0 { 2 } else { k }, ..right }, "offset"),
+            4 => (Rope { base: theirs, ..right }, "base"),
+            5 => (Rope { two: false, ..right }, "exponent"),
+            6 => (Rope { rotary: 2 * (half_dim / 2).max(1), ..right }, "partial"),
+            _ => (Rope { divide: 1.0 + (k + 5) as f64 / 2.0, ..right }, "linear"),
+        };
+        let (out, page) = (mistake.run(&input), right.run(&input));
+        let worst = out.iter().flatten().zip(page.iter().flatten()).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        prop_assume!(worst > 0.1);
+        let d = diagnose(&input, &out);
+        prop_assert!(d.verdict != "match" && d.verdict != "mismatch", "{} {}: {}", query, name, d.text);
+        prop_assert!(d.max_error < 0.05, "{} {}: {:?}", query, name, d);
+        if which < 4 {
+            prop_assert!(d.verdict.starts_with(name), "{} {}: {}", query, name, d.verdict);
+        }
+    }
+
     /// Whatever is pasted, the diagnosis is finite and never panics.
     #[test]
     fn any_paste_gets_a_finite_diagnosis(values in proptest::collection::vec(-1e6f64..1e6, 6 * 16)) {

@@ -177,7 +177,7 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // embeds' own sheet and their growing once (682.5 KB).
 // 2026-11-28, evening, issues 46 and 47: the chapter that checks a reader's own RoPE (its
 // test input, the reading of pastes and the diagnosis of eleven mistakes and their pairs with
-// the other layout, src/verifier, and its view) grew the beyond part's embed from 405.8 to
+// the other layout, src/verify, and its view) grew the beyond part's embed from 405.8 to
 // 457.4 KB; the frame grew 1.4 KB (the phone's sideways-scroll shades and capped sticky
 // controls in main.css, presenter mode keeping the reading position). First visit 203.6 KB,
 // whole page 724.5 KB. Budgets: first visit 204 KB, whole page 726 KB (issue 48 is to bring

@@ -15,10 +15,9 @@
 pub mod charts;
 pub mod model;
 pub mod quiz;
-pub mod verify;
 pub mod rope;
 pub mod state;
-pub mod verifier;
+pub mod verify;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -5,7 +5,7 @@
 //! wrong direction, cos and sin swapped, shifted positions, another base, the exponent's 2
 //! forgotten, partial rotary, a scaling, angles in bf16 or fp16), with where the error sits and a
 //! button that sets the page to what the paste was found to be. The reading and the diagnosis
-//! are `crate::verifier`'s, native and tested there.
+//! are `crate::verify`'s, native and tested there.
 
 use crate::lab::{use_lab, Lab};
 use crate::quiz::verify::row_zero;
@@ -14,9 +14,9 @@ use crate::ui::card::WidgetCard;
 use crate::ui::check::Check;
 use crate::ui::dialog::copy_text;
 use crate::ui::readout::Readout;
-use crate::verifier::diagnose::diagnose;
-use crate::verifier::parse::read_paste;
-use crate::verifier::{test_input, TestInput};
+use crate::verify::diagnose::diagnose;
+use crate::verify::parse::read_paste;
+use crate::verify::{test_input, TestInput};
 use leptos::prelude::*;
 use std::sync::Arc;
 use std::time::Duration;
@@ -158,12 +158,15 @@ pub fn VerifyWidget() -> impl IntoView {
                 {move || {
                     let p = positions();
                     let (rows, dim) = (p.len(), lab.state.with(|s| s.dim));
-                    let orig = lab.state.with(|s| s.orig);
+                    let orig = lab.state.with(|s| s.orig) as i64;
+                    let past = if p.last() == Some(&orig) {
+                        format!(" (the last, {}, is orig: the first position past the context the model was trained on)", crate::charts::format::whole_number(orig))
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "{rows} rows x of d = {dim} numbers, at positions {} (the last, {}, is the first position past the context the model was trained on, orig). \
-                         Rotate each row as a query at its position and print the {rows} × {dim} result.",
+                        "{rows} rows x of d = {dim} numbers, at positions {}{past}. Rotate each row as a query at its position and print the {rows} × {dim} result.",
                         p.iter().map(|p| crate::charts::format::whole_number(*p)).collect::<Vec<_>>().join(", "),
-                        crate::charts::format::whole_number(orig as i64)
                     )
                 }}
             </p>

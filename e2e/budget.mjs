@@ -176,14 +176,15 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // chapters' style sheets leave main.css, issue 48), whole page 682 KB; 684 KB with compact
 // embeds' own sheet and their growing once (682.5 KB).
 // 2026-11-28, evening, issues 46 and 47: the chapter that checks a reader's own RoPE (its
-// test input, the reading of pastes and the diagnosis of eleven mistakes and their pairs with
-// the other layout, src/verify, and its view) grew the beyond part's embed from 405.8 to
-// 457.4 KB; the frame grew 1.4 KB (the phone's sideways-scroll shades and capped sticky
-// controls in main.css, presenter mode keeping the reading position). First visit 203.6 KB,
-// whole page 724.5 KB. Budgets: first visit 204 KB, whole page 726 KB (issue 48 is to bring
-// the first visit to 170 KB and the per-chapter cost down).
+// test input, the reading of pastes in every form numpy, torch, IPython and JSON print, and the
+// diagnosis of eleven mistakes, fitted to the digits a paste allows, and their pairs with the
+// other layout: src/verify, and its view) grew the beyond part; the frame grew 1.4 KB (the
+// phone's sideways-scroll shades and capped sticky controls in main.css, presenter mode keeping
+// the reading position). First visit 203.6 KB, whole page 740.5 KB. Budgets: first visit
+// 204 KB, whole page 742 KB (issue 48 is to bring the first visit to 170 KB and the cost of a
+// chapter down).
 const FIRST_VISIT_BUDGET = 204 * 1024;
-const WHOLE_PAGE_BUDGET = 726 * 1024;
+const WHOLE_PAGE_BUDGET = 742 * 1024;
 // Parts fetched only when asked for, and what each may add to the whole page.
 const ON_DEMAND = new Map([['lesson', 32 * 1024], ['gif', 16 * 1024], ['model', 300 * 1024]]);
 const overDemand = [];

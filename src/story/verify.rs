@@ -60,7 +60,8 @@ pub fn VerifyWidget() -> impl IntoView {
     // compare the JSON of 6 × d numbers.)
     let settings = lab.select(|s| (s.dim, s.base, s.layout, s.orig, s.scaling_params()));
     let json = Memo::new(move |_| {
-        settings.track();
+        // Read, not only tracked: a memo never read never runs, so never learns of a change.
+        settings.with(|_| ());
         lab.state.with_untracked(|s| test_input(s).map(|input| input.json()).map_err(|e| e.to_string()))
     });
     let input = move || -> Option<TestInput> {

@@ -134,7 +134,8 @@ pub fn ClocksWidget() -> impl IntoView {
     let announcement = RwSignal::new(String::new());
     let pending = StoredValue::new(false);
     Effect::new(move |_| {
-        score.track();
+        // Read, not only tracked: a memo that has never run has not subscribed to its source.
+        score.with(|_| ());
         if playing.get() || pending.get_value() {
             return;
         }

@@ -4,8 +4,11 @@
 //! explains it ([`diagnose::diagnose`]). Plain Rust, no browser: a chapter only shows it.
 
 pub mod diagnose;
+mod fit;
+mod hypotheses;
 pub mod parse;
 mod rotation;
+mod words;
 
 pub use rotation::{AngleFormat, Rotation};
 

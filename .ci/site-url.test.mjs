@@ -37,6 +37,13 @@ for (const unset of [undefined, '']) {
   assert.equal(out.html, source, `SITE_URL=${unset}: index.html must stay as it is`);
 }
 
+// docs/deploying.md's example: the address it builds with and the card image it says it writes.
+const guide = readFileSync(fileURLToPath(new URL('../docs/deploying.md', import.meta.url)), 'utf8');
+const example = guide.match(/^SITE_URL=(\S+) make build$/m)?.[1];
+const promised = guide.match(/writes `og:image` as\s+`([^`]+)`/)?.[1];
+assert.ok(example && promised, "docs/deploying.md's SITE_URL example and the og:image it promises");
+assert.deepEqual(metas(run(source, example).html, 'og:image'), [promised], 'docs/deploying.md: the card image it promises');
+
 // With it: the card's image and the page's address, absolute; nothing else changes.
 for (const [site, image] of [
   ['https://example.org/rope-lab/', 'https://example.org/rope-lab/assets/social-card.png'],
@@ -70,4 +77,4 @@ for (const bad of [
   assert.equal(out.html, source, `SITE_URL=${bad}: index.html must be left alone`);
 }
 
-console.log('site-url: relative without SITE_URL, absolute with it, bad addresses refused');
+console.log("site-url: relative without SITE_URL, absolute with it (docs/deploying.md's example too), bad addresses refused");

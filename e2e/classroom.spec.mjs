@@ -271,9 +271,9 @@ test('printed, the page is a handout: figures and text, no controls, the address
   expect(card).toBe('rgb(255, 255, 255)');
 });
 
-test("the README's host page: two widgets, each frame sized to its widget", async ({ page }) => {
-  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-  const block = readme.split('A complete host page')[1].split('```html')[1].split('```')[0];
+test("docs/embedding.md's host page: two widgets, each frame sized to its widget", async ({ page }) => {
+  const guide = readFileSync(fileURLToPath(new URL('../docs/embedding.md', import.meta.url)), 'utf8');
+  const block = guide.split('A complete host page')[1].split('```html')[1].split('```')[0];
   const html = block.replaceAll('https://your.host/rope-lab/', '/').replace('<!doctype html>', '');
   await openHost(page, html);
   const frames = page.locator('iframe');
@@ -289,12 +289,12 @@ test("the README's host page: two widgets, each frame sized to its widget", asyn
   }
 });
 
-test("the README's Hugo shortcode and Jekyll include write the README's embed code", async () => {
+test("docs/hugo-jekyll.md's shortcode and include write the README's embed code", async () => {
   const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-  const section = readme.split('## Embedding a widget')[1];
-  const plain = section.split('```html')[1].split('```')[0];
-  const hugo = section.split('layouts/shortcodes/rope-lab.html')[1].split('```go-html-template')[1].split('```')[0];
-  const jekyll = section.split('_includes/rope-lab.html')[1].split('```liquid')[1].split('```')[0];
+  const guide = readFileSync(fileURLToPath(new URL('../docs/hugo-jekyll.md', import.meta.url)), 'utf8');
+  const plain = readme.split('## Embedding a widget')[1].split('```html')[1].split('```')[0];
+  const hugo = guide.split('layouts/shortcodes/rope-lab.html')[1].split('```go-html-template')[1].split('```')[0];
+  const jekyll = guide.split('_includes/rope-lab.html')[1].split('```liquid')[1].split('```')[0];
   // An element's attributes; template code ({{ … }}, {% … %}) reads as "…".
   const attributes = (code, element) => {
     code = code.replace(/\{\{.*?\}\}|\{%.*?%\}/g, '…');

@@ -10,9 +10,9 @@ import { test, expect, m, n, WORKER_BLOCKED } from './fixtures.mjs';
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
 
-// The README's lesson table, read from the README (what a teacher is told each step shows).
-const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-const STEPS = [...readme.matchAll(/^\| (\d+) \| [^|]+ \| \[`\?lesson=intro&present=1&step=\d+`\]\([^)]*\) \| `([^`]+)` \| (.+) \|$/gm)]
+// The lesson table, read from the teachers' guide (what a teacher is told each step shows).
+const guide = readFileSync(fileURLToPath(new URL('../docs/lessons.md', import.meta.url)), 'utf8');
+const STEPS = [...guide.matchAll(/^\| (\d+) \| [^|]+ \| \[`\?lesson=intro&present=1&step=\d+`\]\([^)]*\) \| `([^`]+)` \| (.+) \|$/gm)]
   .map(([, k, view, point]) => ({ k: Number(k), view, chapter: view.split('#')[1], point }));
 
 // Where each chapter makes its point: what a step on it must show whole, above the lesson bar.
@@ -38,6 +38,19 @@ const POINT = {
 /** Whether two readings agree on every value both have (a chapter not yet arrived has none). */
 function agree(a, b) {
   return Object.keys(a).every((key) => a[key] === undefined || b[key] === undefined || a[key] === b[key]);
+}
+
+/** The values a step's view sets, as the page shows them once they have stopped changing (two
+ * reads 300 ms apart agree), so that a step is compared with a settled view, not a moment of it. */
+async function settled(page) {
+  let before = await shown(page);
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(300);
+    const now = await shown(page);
+    if (JSON.stringify(now) === JSON.stringify(before)) return now;
+    before = now;
+  }
+  return before;
 }
 
 /** The values a step's view sets, as the page shows them. */
@@ -74,7 +87,7 @@ async function expectPointOnScreen(page, chapter) {
     .toBe('ok');
 }
 
-test('the README lists the sixteen steps of the built-in lesson', () => {
+test('docs/lessons.md lists the sixteen steps of the built-in lesson', () => {
   expect(STEPS.map((s) => s.k)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
   for (const step of STEPS) expect(POINT[step.chapter], step.view).toBeTruthy();
 });
@@ -99,7 +112,7 @@ test('a clicker walks the built-in lesson to its end and back; each step shows i
     const params = new URLSearchParams(step.view.split('#')[0]);
     if (params.has('m')) expect(await m(page)).toBe(Number(params.get('m')));
     if (params.has('n')) expect(await n(page)).toBe(Number(params.get('n')));
-    forward.push(await shown(page));
+    forward.push(await settled(page));
   }
   // Past the end, nothing moves.
   await page.keyboard.press('PageDown');

@@ -33,7 +33,7 @@ createServer(async (request, response) => {
     if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
     const body = await readFile(file);
     const type = types[extname(file)] ?? 'application/octet-stream';
-    // Every page under the strict policy careful hosts set (README, "Content-Security-Policy"):
+    // Every page under the strict policy careful hosts set (docs/csp.md):
     // the whole suite then fails on anything it blocks. NO_CSP=1 serves without it.
     const headers = { 'content-type': type };
     if (type.startsWith('text/html') && !process.env.NO_CSP) headers['content-security-policy'] = CSP;

@@ -1,4 +1,5 @@
-//! Lessons (issue 39): the built-in lesson is the README's, every view it opens is a valid view
+//! Lessons (issue 39): the built-in lesson is the one docs/lessons.md tells teachers of, and its
+//! example lesson file reads as a lesson of valid views; every view the built-in one opens is a valid view
 //! of the page, a teacher's file is read back exactly as written, and a broken one gets an error
 //! that names the step and the field.
 #![cfg(not(target_arch = "wasm32"))]
@@ -28,16 +29,37 @@ fn every_built_in_step_opens_a_clean_view_of_a_chapter_the_readme_lists() {
     }
 }
 
-/// The README's lesson table links each step and shows its view: the same views, in the same
+/// The teachers' guide to lessons.
+fn guide() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/lessons.md")).unwrap()
+}
+
+/// The guide's lesson table links each step and shows its view: the same views, in the same
 /// order, as the built-in lesson.
 #[test]
-fn the_readme_lesson_is_the_built_in_lesson() {
-    let readme = readme();
+fn the_guide_lesson_is_the_built_in_lesson() {
+    let guide = guide();
     let lesson = Lesson::intro();
     for (i, step) in lesson.steps.iter().enumerate() {
         let link = format!("?lesson=intro&present=1&step={}", i + 1);
-        let row = readme.lines().find(|line| line.contains(&link)).unwrap_or_else(|| panic!("README has no link {link}"));
-        assert!(row.contains(&format!("`{}`", step.view)), "README's row for step {} does not show {}: {row}", i + 1, step.view);
+        let row = guide.lines().find(|line| line.contains(&link)).unwrap_or_else(|| panic!("docs/lessons.md has no link {link}"));
+        assert!(row.contains(&format!("`{}`", step.view)), "docs/lessons.md's row for step {} does not show {}: {row}", i + 1, step.view);
+    }
+}
+
+/// The lesson file the guide shows as an example reads as a lesson, and each of its views opens
+/// a chapter the README lists without a notice.
+#[test]
+fn the_guide_example_lesson_file_reads() {
+    let guide = guide();
+    let example = guide.split("```json").nth(1).and_then(|rest| rest.split("```").next()).expect("docs/lessons.md shows a lesson file");
+    let lesson = Lesson::parse(example).unwrap_or_else(|e| panic!("docs/lessons.md's example: {e}"));
+    assert!(!lesson.title.is_empty() && lesson.steps.len() >= 2);
+    let readme = readme();
+    for step in &lesson.steps {
+        assert!(LabState::from_query(step.query()).notices.is_empty(), "{}", step.view);
+        let chapter = step.chapter().expect("a view names its chapter");
+        assert!(readme.contains(&format!("`{chapter}`")), "{chapter} is not in the README");
     }
 }
 

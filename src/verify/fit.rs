@@ -3,7 +3,7 @@
 //! the large, the θᵢ they imply, and from those a base ratio, a division of positions or a
 //! shift, refined by a 1-D search and offered at each number of significant digits.
 
-use super::diagnose::all_planes;
+use super::measure::all_planes;
 use super::rotation::Rotation;
 use super::TestInput;
 

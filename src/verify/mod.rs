@@ -6,6 +6,7 @@
 pub mod diagnose;
 mod fit;
 mod hypotheses;
+mod measure;
 pub mod parse;
 mod rotation;
 mod words;

@@ -1,8 +1,8 @@
 //! What the diagnosis says, in words: the other layout with the permutation that fixes it,
 //! numbers as the page writes them, and the sentences for a match and for a mismatch.
 
-use super::diagnose::{all_planes, max_difference, per_plane, per_row, ANGLE_TOLERANCE};
 use super::fit::round_to;
+use super::measure::{all_planes, max_difference, per_plane, per_row, ANGLE_TOLERANCE};
 use super::rotation::Rotation;
 use super::TestInput;
 use crate::rope::Layout;

@@ -30,14 +30,23 @@ export const test = base.extend({
 
 export { expect };
 
-/** The full-precision value of a readable number (`data-value`). */
+/** Waits until the chapters far from the screen have caught up with the state: they sleep through
+ * a change and follow it 250 ms after the last one (src/lab.rs, `Sleeper`), and the page's root
+ * carries `data-behind` until then. */
+export async function caughtUp(page) {
+  await page.locator('html:not([data-behind])').waitFor({ state: 'attached' });
+}
+
+/** The full-precision value of a readable number (`data-value`), once the page has caught up. */
 export async function value(page, testid) {
+  await caughtUp(page);
   const text = await page.getByTestId(testid).getAttribute('data-value');
   return Number(text);
 }
 
-/** A readable list as numbers. */
+/** A readable list as numbers, once the page has caught up. */
 export async function list(page, testid) {
+  await caughtUp(page);
   const text = await page.getByTestId(testid).getAttribute('data-value');
   return text.split(',').map(Number);
 }

@@ -5,7 +5,7 @@
 // is fetched only when a lesson is asked for.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test, expect, m, n, WORKER_BLOCKED } from './fixtures.mjs';
+import { test, expect, m, n, WORKER_BLOCKED, caughtUp } from './fixtures.mjs';
 
 const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 mkdirSync(screenshots, { recursive: true });
@@ -40,9 +40,11 @@ function agree(a, b) {
   return Object.keys(a).every((key) => a[key] === undefined || b[key] === undefined || a[key] === b[key]);
 }
 
-/** The values a step's view sets, as the page shows them once they have stopped changing (two
- * reads 300 ms apart agree), so that a step is compared with a settled view, not a moment of it. */
+/** The values a step's view sets, as the page shows them once it has rested: the chapters far
+ * from the screen (the rotation lab's scores, the frequencies) catch up 250 ms after the state
+ * last changed (src/lab.rs, `Sleeper`). */
 async function settled(page) {
+  await caughtUp(page);
   let before = await shown(page);
   for (let i = 0; i < 20; i++) {
     await page.waitForTimeout(300);

@@ -67,7 +67,7 @@ async function msPerPress(page, selector, steps = STEPS) {
 }
 
 /** Main-thread ms over the 600 ms after a slider's last press: what follows once it rests
- * (work a page defers until the slider rests shows here, not in the presses). */
+ * (RoPE Lab's sleeping chapters catch up 250 ms after the last step). */
 async function msAtRest(page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -380,8 +380,9 @@ test('navigation to the first interactive widget, and what a first visit downloa
 // step is its median above the one-slider page's; the ratios are RoPE Lab's net over the peer's.
 // Goals (issue 48): m and n no costlier than the peer's position sliders (m against its m, n
 // against its n); base and dimension, which move every chapter at once, at most 1.2 times the
-// peer's cheaper slider. What follows once a slider rests (work deferred past the second frame)
-// is measured too: the main thread's time over the 600 ms after the last press, on both pages.
+// peer's cheaper slider. RoPE Lab's chapters far from the screen sleep through a slider's steps
+// and catch up once it rests (src/lab.rs, `Sleeper`): what that costs, once per pause, is
+// measured too (the main thread's time over the 600 ms after the last press, on both pages).
 test('main-thread ms per slider step beside the peer', async ({ browser }) => {
   test.skip(!FULL || !PEER_DIR || !existsSync(PEER_DIR), 'make bench, with the peer build beside the repository');
   test.setTimeout(900_000);

@@ -2,7 +2,7 @@
 // implementation returns, and the page names the mistake. The outputs pasted here are computed
 // in this file by a RoPE of its own (written from RoFormer and transformers' rotate_half, not
 // from the page's code), printed as numpy, torch and JSON print them.
-import { test, expect, open } from './fixtures.mjs';
+import { test, expect, open, caughtUp } from './fixtures.mjs';
 
 /** RoPE of `x` (rows) at `positions`: θᵢ = base^(−2i/d); pairs (2i, 2i+1) or (i, i + d/2). */
 function rope({ x, positions, dim, base, layout }, { sign = 1, shift = 0, exponent = 2 } = {}) {
@@ -30,6 +30,7 @@ const torchRepr = (rows) =>
 async function testInput(page) {
   const input = page.getByTestId('verify-test-input');
   await input.scrollIntoViewIfNeeded();
+  await caughtUp(page);
   return JSON.parse(await input.getAttribute('data-value'));
 }
 

@@ -7,7 +7,9 @@ use crate::charts::ChartStyle;
 use crate::rope::RopeError;
 use crate::state::{Change, Derived, LabState, Notice, Param, Vectors};
 use leptos::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Duration;
 
 /// The parameters that have a field on the page: corrections of them are said next to it.
 #[rustfmt::skip]
@@ -36,8 +38,45 @@ pub struct Lab {
     pub vectors: Memo<Option<Vectors>>,
     /// Whether the rotation lab's animation plays: the lab's button and the page's space key.
     pub playing: RwSignal<bool>,
-    /// What [`Lab::select`] and [`Lab::select_derived`] keep up to date on every write.
-    selections: StoredValue<Vec<Refresh>, LocalStorage>,
+    /// What [`Lab::select`] and [`Lab::select_derived`] keep up to date on every write (those of
+    /// a chapter that sleeps, once it wakes or the state rests).
+    selections: StoredValue<Vec<Selection>, LocalStorage>,
+    /// The catch-up of sleeping chapters, due once the state has rested ([`CATCH_UP_AFTER`]).
+    catch_up: StoredValue<Option<TimeoutHandle>, LocalStorage>,
+}
+
+/// A selection's refresh, and the chapter it belongs to when that chapter may sleep.
+struct Selection {
+    sleeper: Option<Sleeper>,
+    refresh: Refresh,
+}
+
+/// How long the state must rest before chapters far from the screen catch up with it: longer
+/// than the gap between two steps of a slider dragged or a key held (so that a drag moves only
+/// what is near the screen), short enough that a value read off screen a moment later is current.
+const CATCH_UP_AFTER: Duration = Duration::from_millis(250);
+
+/// A chapter of the full page that sleeps while it is far from the screen (issue 48): its
+/// selections are not recomputed on a write, so nothing of it (memos, readouts, figures) runs on
+/// a slider's step. It catches up as it nears the screen ([`Lab::wake`]), when the page prints,
+/// and once the state rests ([`CATCH_UP_AFTER`]), so that every `data-value` is current a moment
+/// after the last step. Given to a chapter's components through context (`story::chapter`);
+/// embeds and widgets mounted alone have none and never sleep.
+#[derive(Clone, Default)]
+pub struct Sleeper(Arc<SleeperState>);
+
+#[derive(Default)]
+struct SleeperState {
+    /// Near the screen (or the page is printing): its selections follow every write.
+    awake: AtomicBool,
+    /// A write skipped it: its selections are behind the state.
+    behind: AtomicBool,
+}
+
+impl Sleeper {
+    fn same(&self, other: &Sleeper) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// Recomputes one selection from the new state and wakes its memo if the value changed; false
@@ -55,6 +94,7 @@ impl Lab {
         });
         let selections = StoredValue::new_local(Vec::new());
         Self {
+            catch_up: StoredValue::new_local(None),
             state,
             set_state,
             derived,
@@ -167,12 +207,81 @@ impl Lab {
     }
 
     fn refresh(&self) {
+        let mut skipped = false;
+        self.refresh_where(|sleeper| match sleeper {
+            Some(sleeper) if !sleeper.0.awake.load(Ordering::Relaxed) => {
+                sleeper.0.behind.store(true, Ordering::Relaxed);
+                skipped = true;
+                false
+            }
+            _ => true,
+        });
+        if skipped {
+            self.schedule_catch_up();
+        }
+    }
+
+    /// Brings the selections `which` picks up to date (waking those that changed); drops those
+    /// whose memo is gone.
+    fn refresh_where(&self, mut which: impl FnMut(Option<&Sleeper>) -> bool) {
         self.state.with_untracked(|s| {
             self.derived.with_untracked(|d| {
                 let d = d.as_ref().ok();
-                self.selections.update_value(|all| all.retain(|refresh| refresh(s, d)));
+                self.selections.update_value(|all| all.retain(|entry| !which(entry.sleeper.as_ref()) || (entry.refresh)(s, d)));
             })
         });
+    }
+
+    /// Catches up every sleeping chapter once the state has rested (a later write moves it on).
+    fn schedule_catch_up(&self) {
+        let lab = *self;
+        if let Some(Some(previous)) = self.catch_up.try_update_value(Option::take) {
+            previous.clear();
+        }
+        crate::dom::page::mark_behind(true);
+        let handle = set_timeout_with_handle(
+            move || {
+                if lab.selections.is_disposed() {
+                    return;
+                }
+                lab.catch_up.set_value(None);
+                lab.refresh_where(|sleeper| sleeper.is_some_and(|z| z.0.behind.load(Ordering::Relaxed)));
+                lab.selections.with_value(|all| {
+                    for sleeper in all.iter().filter_map(|entry| entry.sleeper.as_ref()) {
+                        sleeper.0.behind.store(false, Ordering::Relaxed);
+                    }
+                });
+                // Once the effects the refresh woke have written the page (they run before the
+                // next task), unless another write has fallen behind since.
+                set_timeout(
+                    move || {
+                        if lab.catch_up.try_with_value(Option::is_none).unwrap_or(true) {
+                            crate::dom::page::mark_behind(false);
+                        }
+                    },
+                    Duration::ZERO,
+                );
+            },
+            CATCH_UP_AFTER,
+        );
+        self.catch_up.set_value(handle.ok());
+    }
+
+    /// The lab as a sleeping chapter sees it (call it with the chapter's [`Sleeper`] in
+    /// context): q, k and the rotation sleep with the chapter's own selections, so that what a
+    /// chapter computes from both comes from one state (d from a selection and q from the
+    /// page's vectors would disagree for a moment after a step of d).
+    pub fn for_chapter(self) -> Lab {
+        Lab { vectors: selection(self.state, self.derived, self.selections, Box::new(|_, d| d.map(|d| d.vectors.clone()))), ..self }
+    }
+
+    /// A chapter came near the screen (`near`) or left it: near, it follows every write again,
+    /// and first catches up with what it slept through.
+    pub fn wake(&self, sleeper: &Sleeper, near: bool) {
+        sleeper.0.awake.store(near, Ordering::Relaxed);
+        if near && sleeper.0.behind.swap(false, Ordering::Relaxed) {
+            self.refresh_where(|owner| owner.is_some_and(|o| o.same(sleeper)));
+        }
     }
 
     /// Reads one derived value; `None` only if the core refused the state (never for a
@@ -188,7 +297,7 @@ impl Lab {
 fn selection<T>(
     state: ReadSignal<LabState>,
     derived: Memo<Result<Derived, RopeError>>,
-    selections: StoredValue<Vec<Refresh>, LocalStorage>,
+    selections: StoredValue<Vec<Selection>, LocalStorage>,
     pick: Pick<T>,
 ) -> Memo<T>
 where
@@ -219,18 +328,23 @@ where
 /// Keeps `update` among the selections, behind a trigger it returns: each write runs it, and
 /// notifies the trigger when it says the value changed, until the trigger's owner is gone.
 /// Not generic, so that each selection's own code is only what depends on its type.
-fn keep(selections: StoredValue<Vec<Refresh>, LocalStorage>, update: Pick<bool>) -> Trigger {
+fn keep(selections: StoredValue<Vec<Selection>, LocalStorage>, update: Pick<bool>) -> Trigger {
     let changed = Trigger::new();
+    // The chapter asking, when it may sleep.
+    let sleeper = use_context::<Sleeper>();
     selections.update_value(|all| {
-        all.push(Box::new(move |s, d| {
-            if changed.is_disposed() {
-                return false;
-            }
-            if update(s, d) {
-                changed.notify();
-            }
-            true
-        }))
+        all.push(Selection {
+            sleeper,
+            refresh: Box::new(move |s, d| {
+                if changed.is_disposed() {
+                    return false;
+                }
+                if update(s, d) {
+                    changed.notify();
+                }
+                true
+            }),
+        })
     });
     changed
 }

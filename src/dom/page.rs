@@ -75,3 +75,11 @@ pub fn with_tail(query: String) -> String {
         (false, false) => format!("{query}&{}", tail.borrow()),
     })
 }
+
+/// Marks the page's root element with `data-behind` while chapters far from the screen are behind
+/// the state (`crate::lab::Sleeper`), and clears it once they have caught up: a script or a test
+/// reading a `data-value` off screen waits for `html:not([data-behind])`.
+pub fn mark_behind(behind: bool) {
+    let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
+    let _ = if behind { root.set_attribute("data-behind", "") } else { root.remove_attribute("data-behind") };
+}

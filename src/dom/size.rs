@@ -233,6 +233,41 @@ where
     visible.read_only()
 }
 
+/// How near the screen a sleeping chapter wakes ([`crate::lab::Sleeper`]): half a screen above
+/// and below, so that it has caught up before the reader scrolls it into view (its readable
+/// texts and figures then follow [`NEAR_SCREEN`]).
+const WAKE_MARGIN: &str = "50% 0px";
+
+/// Calls `on_change` with whether `element` is within [`WAKE_MARGIN`] of the screen, each time
+/// that changes (and once at first); the observer goes with the calling owner.
+pub fn watch_wake(element: &web_sys::Element, on_change: impl Fn(bool) + 'static) {
+    let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        // The last entry is the latest.
+        if let Some(entry) = entries.iter().filter_map(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok()).next_back() {
+            on_change(entry.is_intersecting());
+        }
+    });
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin(WAKE_MARGIN);
+    let Ok(observer) = web_sys::IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &options) else { return };
+    // Called until the observer is disconnected: a few bytes per chapter, kept.
+    callback.forget();
+    observer.observe(element);
+    let observer = StoredValue::new_local(observer);
+    on_cleanup(move || {
+        observer.try_with_value(web_sys::IntersectionObserver::disconnect);
+    });
+}
+
+/// Calls `on_focus` when focus enters `element` or moves within it, before the focused
+/// element's own handlers run (a capturing listener, kept as long as the element).
+pub fn watch_focus(element: &web_sys::Element, on_focus: impl Fn() + 'static) {
+    let callback = Closure::<dyn Fn()>::new(on_focus);
+    let _ = element.add_event_listener_with_callback_and_bool("focusin", callback.as_ref().unchecked_ref(), true);
+    // Called as long as the element lives: a few bytes per chapter, kept.
+    callback.forget();
+}
+
 /// The one observer behind [`use_in_view`]: each watched element's flags, found from the element
 /// through a JS `Map` (by identity); two asking about one element share what it reports. While
 /// the page prints, every flag is true, so that what waits out of view is current on paper;

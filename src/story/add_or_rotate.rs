@@ -66,14 +66,14 @@ pub fn AddOrRotateWidget() -> impl IntoView {
             let q_added = add_encoding(&v.q, params, m as f64);
             let q_rotated = rotate(&v.q, m, VectorName::Query)?;
             let (a, b) = v.rotary.plane_dims(plane.min(v.rotary.planes() - 1));
-            let pair = |x: &[f64]| (x[a], x[b]);
+            let pair = |x: &[f64]| Some((*x.get(a)?, *x.get(b)?));
             Some(AddOrRotate {
                 norm_q: norm(&v.q),
                 norm_added: norm(&q_added),
                 norm_rotated: norm(&q_rotated),
                 added: (added(m, n), added(m + SHIFT, n + SHIFT)),
                 rotated: (rotated(m, n)?, rotated(m + SHIFT, n + SHIFT)?),
-                pairs: [pair(&v.q), pair(&q_added), pair(&q_rotated)],
+                pairs: [pair(&v.q)?, pair(&q_added)?, pair(&q_rotated)?],
             })
         })
     });

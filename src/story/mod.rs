@@ -24,7 +24,7 @@ pub mod scores;
 mod sweep;
 pub mod verify;
 
-use crate::lab::FullPage;
+use crate::lab::{use_lab, FullPage, Sleeper};
 use leptos::html::Section;
 use leptos::prelude::*;
 use parts::{part_view, Part, EMBED_DIALOG_SLOT, REFERENCES_SLOT, SHORTCUTS_DIALOG_SLOT};
@@ -151,7 +151,22 @@ fn chapter(widget: &'static Widget) -> AnyView {
     let heading = format!("{}-title", widget.id);
     let title = if full_page { widget.page_title() } else { widget.title };
     let placeholder = move |waiting, status| loading_section(widget.id, heading.clone(), title, waiting, status);
-    part_view(widget.part, widget.slot, full_page, "Loading this chapter…", Box::new(placeholder))
+    let show = move || part_view(widget.part, widget.slot, full_page, "Loading this chapter…", Box::new(placeholder));
+    if !full_page {
+        return show();
+    }
+    // Each chapter of the full page sleeps while it is far from the screen (`Sleeper`): its
+    // components find their chapter's, and the lab as the chapter sees it, in context, under an
+    // owner of its own. The view is built (and its reactive closures created) when the page
+    // mounts it, later: the owner is set again then.
+    let Some(owner) = Owner::current().map(|o| o.child()) else { return show() };
+    let lab = use_lab();
+    let view = owner.with(|| {
+        provide_context(Sleeper::default());
+        provide_context(lab.for_chapter());
+        show()
+    });
+    leptos::tachys::reactive_graph::OwnedView::new_with_owner(view, owner).into_any()
 }
 
 /// A section still on its way: its id and heading already there for the contents and deep links.

@@ -124,13 +124,19 @@ pub const SHORTCUTS_DIALOG_SLOT: u8 = 6;
 
 /// The style sheet a part's chapters need beyond the page's own, linked (once) the first time
 /// the part is asked for, so that it arrives beside the part's code: whether it is here (true for
-/// a part without one). The last part's chapters (context extension, RoPE for images,
-/// precision) are styled by assets/beyond.css, which the first visit does not download.
+/// a part without one). The rules of each chapter part's own chapters are in its sheet
+/// (assets/opening.css, rotation.css, analysis.css, beyond.css), which the first visit does not
+/// download; style/main.css keeps the frame's and those that chapters of several parts share.
+/// The lesson and model parts link their sheets themselves (src/story/lesson, src/story/model).
 fn sheet_of(part: Part) -> Option<ArcRwSignal<bool>> {
-    match part {
-        Part::Beyond => Some(crate::dom::style::style_sheet("assets/beyond.css")),
-        _ => None,
-    }
+    let href = match part {
+        Part::Opening => "assets/opening.css",
+        Part::Rotation => "assets/rotation.css",
+        Part::Analysis => "assets/analysis.css",
+        Part::Beyond => "assets/beyond.css",
+        Part::Frame | Part::Lesson | Part::Model => return None,
+    };
+    Some(crate::dom::style::style_sheet(href))
 }
 
 /// The first chapter: in the page's frame in every build.

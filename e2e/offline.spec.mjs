@@ -293,6 +293,8 @@ test('the page is installable: its manifest, icons and theme colours', async ({ 
     const background = async (scheme) => {
       await page.emulateMedia({ colorScheme: scheme });
       await page.reload();
+      // Once the app has set the theme (before it, the browser's own canvas colour shows).
+      await page.locator(`html[data-theme="${scheme}"]`).waitFor({ state: 'attached' });
       return page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     };
     const rgb = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;

@@ -125,7 +125,13 @@ test('a GIF can be cancelled: no download, the button back', async ({ page }) =>
   await button.scrollIntoViewIfNeeded();
   await button.click();
   const cancel = widget.getByRole('button', { name: 'Cancel' });
-  await expect(cancel).toBeVisible();
+  // Once (the clean-clone CI of 94c2cfa) no Cancel showed within 5 s and the run did not say
+  // why: if it happens again, the failure says what the widget said instead.
+  await expect(cancel).toBeVisible().catch(async (error) => {
+    const said = await widget.locator('.export [role=status]').allTextContents();
+    const shown = await widget.locator('.export').evaluate((e) => e.outerHTML.slice(0, 600));
+    throw new Error(`${error.message}\nthe widget said: ${JSON.stringify(said)}\n${shown}`);
+  });
   await expect(cancel).toBeFocused();
   await cancel.click();
   await expect(button).toBeVisible();

@@ -122,7 +122,9 @@ test('a GIF can be cancelled: no download, the button back', async ({ page }) =>
   await open(page, '/?dim=128');
   const widget = page.locator('[data-widget="clocks"]');
   const button = widget.getByRole('button', { name: /GIF/ });
-  await button.scrollIntoViewIfNeeded();
+  // Once the chapter has taken its height: its clock faces are laid out as it comes into view,
+  // which moves the button down (a click at once could land above it).
+  await settledBox(button);
   await button.click();
   const cancel = widget.getByRole('button', { name: 'Cancel' });
   // Once (the clean-clone CI of 94c2cfa) no Cancel showed within 5 s and the run did not say
@@ -146,7 +148,7 @@ test('the page stays usable while a GIF is made', async ({ page }) => {
   await open(page, '/?dim=128&m=5');
   const widget = page.locator('[data-widget="clocks"]');
   const button = widget.getByRole('button', { name: /GIF/ });
-  await button.scrollIntoViewIfNeeded();
+  await settledBox(button);
   const downloaded = page.waitForEvent('download', { timeout: 90_000 });
   await button.click();
   const progress = widget.getByRole('progressbar');

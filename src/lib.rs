@@ -13,6 +13,7 @@
 //! build only for `wasm32`.
 
 pub mod charts;
+pub mod i18n;
 pub mod model;
 pub mod quiz;
 pub mod rope;

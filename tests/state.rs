@@ -406,3 +406,24 @@ fn the_model_chapters_parameters() {
     s.apply(Change::PlaneOff(2, false));
     assert_eq!(s.to_query(), "");
 }
+
+#[test]
+fn the_language_follows_the_contract() {
+    use rope_lab::i18n::Lang;
+    // Unset: the browser's preference, which the page (not the state) reads.
+    assert_eq!(clean("").lang, None);
+    for (tag, lang) in [("en", Lang::En), ("zh-CN", Lang::ZhCn), ("es", Lang::Es), ("ja", Lang::Ja), ("zh-cn", Lang::ZhCn)] {
+        let state = clean(&format!("lang={tag}&m=9"));
+        assert_eq!(state.lang, Some(lang), "lang={tag}");
+        // Written as the contract spells it, and read back the same.
+        assert!(state.to_query().contains(&format!("lang={}", lang.as_str())));
+        assert_eq!(LabState::from_query(&state.to_query()).state, state);
+    }
+    // Anything else: a notice, and the browser's preference.
+    assert_eq!(noticed("lang=fr", "lang").lang, None);
+    assert_eq!(noticed("lang=", "lang").lang, None);
+    // Reset keeps the language, as it keeps the theme.
+    let mut state = clean("lang=ja&m=40");
+    state.reset();
+    assert_eq!((state.lang, state.m), (Some(Lang::Ja), LabState::default().m));
+}

@@ -7,6 +7,7 @@ use super::{
     LabState, Theme, DEFAULT_MODEL_TEXT, MAX_COMPARE, MAX_COMPONENT, MAX_MODEL_OFFSET, MAX_MODEL_TEXT, MAX_RANGE, MAX_SCALE_BASE,
     MIN_RANGE, MODEL_HEADS, MODEL_LAYERS, MODEL_PLANES, PATCH_GRID,
 };
+use crate::i18n::Lang;
 use crate::rope::{
     Format, HeatmapMode, Layout, PositionMode, ScalingMethod, MAX_BASE, MAX_CODE_POSITION, MAX_DIM, MAX_POSITION, MIN_PLANE_FACTOR,
 };
@@ -57,6 +58,7 @@ pub enum Change {
     Format(Format),
     Embed(Option<String>),
     Theme(Option<Theme>),
+    Lang(Option<Lang>),
     Present(bool),
     Compact(bool),
     /// The trained model's text; the default story's text unsets it.
@@ -223,6 +225,7 @@ impl LabState {
             Change::Format(format) => self.format = format,
             Change::Embed(id) => self.embed = id,
             Change::Theme(theme) => self.theme = theme,
+            Change::Lang(lang) => self.lang = lang,
             Change::Present(on) => self.present = on,
             Change::Compact(on) => self.compact = on,
             Change::Text(text) => {

@@ -30,6 +30,7 @@ pub use notes::{Notes, Notice, Reader};
 pub use param::Param;
 pub use parse::parse_f64;
 
+use crate::i18n::Lang;
 use crate::rope::{
     seeded_vector, Format, HeatmapMode, Layout, PositionMode, ScalingMethod, ScalingParams, Stream, DEFAULT_BASE, DEFAULT_SCALE_BASE,
 };
@@ -159,6 +160,8 @@ pub struct LabState {
     /// The widget shown alone (`embed=`); checked against the app's registry by [`LabState::check_embed`].
     pub embed: Option<String>,
     pub theme: Option<Theme>,
+    /// The language every word of the page is in (`lang=`); unset: the browser's preference.
+    pub lang: Option<Lang>,
     /// Presenter mode for projecting (`present=1`, the key P): large type, thick lines.
     pub present: bool,
     /// An embedded widget without its secondary panels (`compact=1`), for narrow columns.
@@ -220,6 +223,7 @@ impl Default for LabState {
             format: Format::default(),
             embed: None,
             theme: None,
+            lang: None,
             present: false,
             compact: false,
             text: None,
@@ -329,10 +333,16 @@ impl LabState {
     }
 
     /// Every setting back to its default, keeping how the page is shown: the widget embedded
-    /// alone (and compact), the theme and presenter mode.
+    /// alone (and compact), the theme, the language and presenter mode.
     pub fn reset(&mut self) {
-        *self =
-            LabState { embed: self.embed.take(), theme: self.theme, present: self.present, compact: self.compact, ..LabState::default() };
+        *self = LabState {
+            embed: self.embed.take(),
+            theme: self.theme,
+            lang: self.lang,
+            present: self.present,
+            compact: self.compact,
+            ..LabState::default()
+        };
     }
 
     /// The factor in effect: the URL's, or the method's default (8 for llama3 and yarn).

@@ -7,6 +7,7 @@ use super::change::{Change, PatchCoordinate};
 use super::format::{fmt_number, fmt_numbers};
 use super::notes::Reader;
 use super::{LabState, Theme};
+use crate::i18n::Lang;
 use crate::rope::{Format, HeatmapMode, Layout, PositionMode, ScalingMethod};
 
 /// One URL parameter.
@@ -152,6 +153,12 @@ pub static THEME: Param = Param {
     text: |s| s.theme.map(|t| t.as_str().to_string()).unwrap_or_default(),
 };
 
+pub static LANG: Param = Param {
+    name: "lang",
+    parse: |r| r.choice(Lang::parse, "en, zh-CN, es or ja").map(|l| Change::Lang(Some(l))),
+    text: |s| s.lang.map(|l| l.as_str().to_string()).unwrap_or_default(),
+};
+
 pub static PRESENT: Param = Param { name: "present", parse: |r| flag(r).map(Change::Present), text: |s| flag_text(s.present) };
 pub static COMPACT: Param = Param { name: "compact", parse: |r| flag(r).map(Change::Compact), text: |s| flag_text(s.compact) };
 
@@ -168,7 +175,7 @@ pub static OFF: Param = Param {
 pub static OFFSET: Param = Param { name: "offset", parse: |r| r.integer().map(Change::Offset), text: |s| s.offset.to_string() };
 
 /// Every parameter, in the order the URL writes them.
-pub static ALL: [&Param; 50] = [
+pub static ALL: [&Param; 51] = [
     &PRESET,
     &BASE,
     &DIM,
@@ -218,6 +225,7 @@ pub static ALL: [&Param; 50] = [
     &EMBED,
     &COMPACT,
     &THEME,
+    &LANG,
     &PRESENT,
 ];
 

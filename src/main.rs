@@ -3,7 +3,7 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(rope_lab::app::App);
+    rope_lab::app::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

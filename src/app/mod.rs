@@ -3,6 +3,7 @@
 //! with `embed=<id>`, one widget alone.
 
 mod browser;
+mod language;
 mod shortcuts;
 mod tools;
 
@@ -14,6 +15,7 @@ use crate::story::{self, Widget};
 use crate::ui::controls::Controls;
 use crate::ui::embed::EmbedRequest;
 use crate::ui::shortcut_sheet::ShortcutsOpen;
+use language::LanguageSwitch;
 use leptos::prelude::*;
 use tools::PageTools;
 use wasm_bindgen::JsCast;
@@ -23,6 +25,7 @@ use wasm_bindgen::JsCast;
 pub fn App() -> impl IntoView {
     let query = browser::query_string();
     let mut parsed = LabState::from_query(&query);
+    parsed.notices.extend(language::take_notice());
     parsed.notices.extend(parsed.state.check_embed(&story::ids()));
     let lessons = Lessons::from_query(&query);
     let embed = parsed.state.embed.as_deref().and_then(story::find);
@@ -91,23 +94,25 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lesson
         <a class="skip-link" href="#main">"Skip to the lab"</a>
         <header class="site-header">
             <div class="brand">
-                <h1>"RoPE Lab"</h1>
+                <h1 translate="no">"RoPE Lab"</h1>
                 <p class="tagline">"See why rotating queries and keys makes attention scores depend on content and relative position, and not on absolute position."</p>
             </div>
             <div class="header-tools">
                 <PageTools lab help lessons />
+                <LanguageSwitch lab />
                 <ThemeToggle />
             </div>
         </header>
         {story::dialog(story::Sheet::Embed)}
         <Notices />
         <main id="main" class="lab" tabindex="-1">
+            // One text per sentence group, not one per source line: a translation takes it whole.
             <p class="intro">
-                "Rotary Positional Embeddings (RoPE) tell attention where each token is by cutting a query q and a "
-                "key k into planes, pairs of dimensions, and turning each plane by an angle proportional to the token's "
-                "position: plane i turns by m·θᵢ at position m, with θᵢ = b^(−2i/d) for a base b. The chapters below build it from "
-                "the ground up. Every figure is computed live, in your browser, by the same Rust code the tests "
-                "check against Hugging Face transformers and Meta's Llama, and every setting is in the address bar."
+                "Rotary Positional Embeddings (RoPE) tell attention where each token is by cutting a query q and a \
+                key k into planes, pairs of dimensions, and turning each plane by an angle proportional to the token's \
+                position: plane i turns by m·θᵢ at position m, with θᵢ = b^(−2i/d) for a base b. The chapters below build it from \
+                the ground up. Every figure is computed live, in your browser, by the same Rust code the tests \
+                check against Hugging Face transformers and Meta's Llama, and every setting is in the address bar."
             </p>
             <nav class="toc" aria-label="Chapters">
                 <h2 class="toc-title">"Chapters"</h2>
@@ -136,10 +141,9 @@ fn Page(help: RwSignal<bool>, settled_query: ReadSignal<String>, lessons: Lesson
         <footer class="site-footer">
             <p>
                 "RoPE Lab. Sources: Su et al., RoFormer (2021); Hugging Face transformers "
-                <code>"modeling_rope_utils"</code>"; Meta Llama. Every setting is in the address bar: "
-                "copy it to share exactly this view."
+                <code>"modeling_rope_utils"</code>"; Meta Llama. Every setting is in the address bar: copy it to share exactly this view."
             </p>
-            <p class="print-url">"This view: " {move || printed_url.get()}</p>
+            <p class="print-url">"This view: " <span translate="no">{move || printed_url.get()}</span></p>
         </footer>
         <LessonViews lessons />
     }
@@ -237,4 +241,11 @@ fn ThemeToggle() -> impl IntoView {
             {move || if dark.get() { "Switch to light theme" } else { "Switch to dark theme" }}
         </button>
     }
+}
+
+/// Mounts RoPE Lab in `<body>`: at once in English; in another language once its words are
+/// here (the page is translated as it is built, so a first visit in Japanese does not show
+/// English first).
+pub fn start() {
+    language::start(|| leptos::mount::mount_to_body(App));
 }

@@ -18,16 +18,16 @@ pub fn PageTools(lab: Lab, help: RwSignal<bool>, lessons: crate::story::lesson::
         <div class="page-tools" role="group" aria-label="Page">
             <button type="button" aria-pressed=move || present.get().to_string()
                 on:click=move |_| lab.apply(Change::Present(!present.get_untracked()))>
-                "Presenter mode" <span class="key-hint">" (P)"</span>
+                "Presenter mode" <span class="key-hint" translate="no">" (P)"</span>
             </button>
             <button type="button" on:click=copy_link>"Copy link"</button>
             <button type="button" aria-haspopup="dialog" on:click=move |_| lessons.editing.set(1)>"Make a lesson"</button>
-            <button type="button" on:click=move |_| lab.reset()>"Reset" <span class="key-hint">" (R)"</span></button>
+            <button type="button" on:click=move |_| lab.reset()>"Reset" <span class="key-hint" translate="no">" (R)"</span></button>
             // On a touch screen with no keyboard the sheet of keys has nothing to offer: hidden there.
             <button type="button" class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| {
                 story::fetch_dialogs();
                 help.set(true);
-            }>"Shortcuts" <span class="key-hint">" (?)"</span></button>
+            }>"Shortcuts" <span class="key-hint" translate="no">" (?)"</span></button>
             <span class="copy-status" role="status">{move || status.get()}</span>
         </div>
         {story::dialog(story::Sheet::Shortcuts)}

@@ -15,3 +15,4 @@ pub mod pixels;
 pub mod settle;
 pub mod size;
 pub mod style;
+pub mod translate;

@@ -121,7 +121,7 @@ pub fn Controls() -> impl IntoView {
 
             <div class="control-pair">
                 <div class="control">
-                    <label for="r-field">"relative distance r " <span class="unit">"("<a href="#decay">"decay"</a>" readout)"</span></label>
+                    <label for="r-field">"relative distance r " <span class="unit">"("<a href="#decay">"decay readout"</a>")"</span></label>
                     <NumberField lab param=&param::R id="r-field" step="1"
                         value=Signal::derive(move || r.get().to_string()) />
                 </div>

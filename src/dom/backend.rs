@@ -202,6 +202,7 @@ impl DrawingBackend for MeasuredCanvas {
     }
 
     fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Result<(), DrawingErrorKind<Error>> {
+        let text = &crate::i18n::say(text);
         let color = style.color();
         if color.alpha == 0.0 {
             return Ok(());
@@ -241,6 +242,7 @@ impl DrawingBackend for MeasuredCanvas {
     /// The width `measureText` gives in the font `draw_text` sets, and the font's line box
     /// (ascent + descent) as the height, as a span's offsetHeight would be.
     fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32), DrawingErrorKind<Error>> {
+        let text = &crate::i18n::say(text);
         self.context.set_font(&format!("{} {}px {}", style.style().as_str(), style.size(), style.family().as_str()));
         let size = style.size().max(0.0);
         match self.context.measure_text(text) {

@@ -174,8 +174,10 @@ fn canvas_frames(canvas: NodeRef<Canvas>, prepare: Box<dyn Fn() -> Frame>) -> Re
     let in_view = use_in_view(canvas);
 
     let printing = crate::dom::size::printing();
+    let words = crate::dom::size::words();
     Effect::new(move |_| {
         css_size.track();
+        words.track();
         if !in_view.get() {
             return;
         }

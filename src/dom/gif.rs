@@ -157,7 +157,7 @@ impl FrameCanvas {
         legend
             .iter()
             .map(|entry| {
-                let label = self.context.measure_text(&entry.label).map_or(80.0, |m| m.width());
+                let label = self.context.measure_text(&crate::i18n::say(&entry.label)).map_or(80.0, |m| m.width());
                 let wide = MARK_WIDTH + 4.0 + label;
                 if left > 8.0 && left + wide > f64::from(self.width) - 8.0 {
                     (row, left) = (row + 1, 8.0);
@@ -209,7 +209,7 @@ impl FrameCanvas {
                 }
             }
             c.set_fill_style_str(&colour(animation.style.text));
-            let _ = c.fill_text(&placed.entry.label, placed.left + MARK_WIDTH + 4.0, middle);
+            let _ = c.fill_text(&crate::i18n::say(&placed.entry.label), placed.left + MARK_WIDTH + 4.0, middle);
         }
         let rows = legend.last().map_or(0, |placed| placed.row + 1);
         let line = f64::from(animation.height + rows * LEGEND_ROW) + f64::from(CAPTION_HEIGHT) / 2.0;
@@ -217,9 +217,9 @@ impl FrameCanvas {
         c.set_font("12px sans-serif");
         c.set_text_baseline("middle");
         c.set_text_align("left");
-        let _ = c.fill_text(&animation.caption, 8.0, line);
+        let _ = c.fill_text(&crate::i18n::say(&animation.caption), 8.0, line);
         c.set_text_align("right");
-        let _ = c.fill_text(&(animation.label)(i), self.width as f64 - 8.0, line);
+        let _ = c.fill_text(&crate::i18n::say(&(animation.label)(i)), self.width as f64 - 8.0, line);
         let image = c.get_image_data(0.0, 0.0, self.width as f64, self.height as f64).ok()?;
         Some(image.data().0)
     }

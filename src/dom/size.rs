@@ -162,6 +162,7 @@ thread_local! {
         }
         ArcRwSignal::new(false)
     };
+    static WORDS: ArcRwSignal<u32> = ArcRwSignal::new(0);
     /// The folded lists opened for paper, closed again after it.
     static OPENED: std::cell::RefCell<Vec<web_sys::HtmlDetailsElement>> = const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -172,6 +173,12 @@ thread_local! {
 /// a size and prints.
 pub fn printing() -> ArcRwSignal<bool> {
     PRINTING.with(Clone::clone)
+}
+
+/// Counts the page's changes of language: what a canvas draws in words follows it (the words
+/// themselves come through [`crate::i18n::say`]).
+pub fn words() -> ArcRwSignal<u32> {
+    WORDS.with(Clone::clone)
 }
 
 fn print(on: bool) {

@@ -17,8 +17,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// What is never translated: code and formulas, the reader's own text, and what says so.
-const KEEP: &str = "code, pre, math, textarea, script, style, [translate=no]";
+/// What is never translated: code, keys and formulas, the reader's own text, and what says so.
+const KEEP: &str = "code, pre, kbd, math, textarea, script, style, noscript, [translate=no]";
 /// The attributes that are words a reader (or a screen reader) meets.
 const ATTRIBUTES: [&str; 5] = ["aria-label", "aria-valuetext", "title", "placeholder", "alt"];
 /// Where a node keeps its English text, the text put in its place, and whether the catalogue
@@ -45,15 +45,34 @@ pub fn speak(lang: Lang, done: Box<dyn FnOnce(bool)>) -> Result<(), leptos::wasm
         Box::new(move |text| {
             let installed = text.is_some_and(|text| i18n::install(lang, &text).is_ok());
             if installed {
-                if let Some(body) = document().body() {
-                    translate_within(&body);
-                }
+                i18n::say_with(drawn);
+                translate_page();
                 observe();
+                crate::dom::size::words().update(|n| *n += 1);
             }
             done(installed);
         }),
     );
     Ok(())
+}
+
+/// Where the page notes the texts it drew on a canvas that the catalogue lacks, as templates
+/// (what `e2e/i18n.spec.mjs` lists with the rest).
+const UNSAID: &str = "ropeLabUnsaid";
+
+/// A text a canvas draws, in the installed language: [`i18n::translate`], noting a miss.
+fn drawn(english: &str) -> Option<String> {
+    let text = i18n::translate(english);
+    if text.is_none() && worded(english) {
+        let window = JsValue::from(window());
+        let mut unsaid = get(&window, UNSAID);
+        if unsaid.is_undefined() {
+            unsaid = js_sys::Set::new(&JsValue::UNDEFINED).into();
+            set(&window, UNSAID, &unsaid);
+        }
+        call(&unsaid, "add", &[&JsValue::from_str(&i18n::normalize(english.trim()).0)]);
+    }
+    text
 }
 
 /// `fetch(path)`'s text, or `None` if the fetch failed or did not succeed.
@@ -95,33 +114,145 @@ fn render(english: &str) -> (String, bool) {
     }
 }
 
-/// Translates one text node, unless it shows what was put there already (`again`: the
-/// language changed, translate from its English).
-fn text_node(node: &JsValue, again: bool) {
-    let Some(data) = get(node, "data").as_string() else { return };
-    let shown = get(node, SHOWN).as_string();
-    let english = match (&shown, get(node, ENGLISH).as_string()) {
-        (Some(shown), Some(english)) if *shown == data => {
-            if !again {
-                return;
-            }
-            english
-        }
-        _ => data.clone(),
-    };
-    if kept(&get(node, "parentElement")) {
-        return;
-    }
-    let (text, found) = render(&english);
-    set(node, ENGLISH, &JsValue::from_str(&english));
-    set(node, SHOWN, &JsValue::from_str(&text));
-    set(node, FOUND, &JsValue::from_bool(found));
-    if text != data {
-        set(node, "data", &JsValue::from_str(&text));
+/// The elements a sentence lives in: a text and the inline elements within one of these (a link,
+/// a word in colour, a number Leptos writes) are translated together, as one text whose pieces
+/// are joined by [`JOIN`], so that a language may reorder the words around them. A view marks
+/// a sentence of its own within another with `class="sentence"`.
+const UNIT: &str = "p, li, dt, dd, figcaption, td, th, h1, h2, h3, h4, h5, h6, label, button, summary, legend, \
+                    caption, option, div, section, article, aside, header, footer, nav, main, dialog, figure, \
+                    form, fieldset, ul, ol, table, tr, body, text, title, .sentence";
+/// Between the pieces of a sentence's template; a translation has as many, in the same order.
+const JOIN: char = '¦';
+/// On a text node the catalogue lacked: the template of its sentence (what `e2e/i18n.spec.mjs`
+/// lists, and a translator translates).
+const MISSING: &str = "ropeLabMissing";
+
+/// The sentence element a node's text belongs to.
+fn unit_of(element: &JsValue) -> JsValue {
+    call(element, "closest", &[&JsValue::from_str(UNIT)])
+}
+
+/// A text node's English: what it shows, unless that is what was put there (then what it kept).
+fn english_of(node: &JsValue) -> Option<String> {
+    let data = get(node, "data").as_string()?;
+    match (get(node, SHOWN).as_string(), get(node, ENGLISH).as_string()) {
+        (Some(shown), Some(english)) if shown == data => Some(english),
+        _ => Some(data),
     }
 }
 
-/// Translates one attribute of an element, as [`text_node`] does a text.
+/// Puts a text node's text, and what the catalogue said of it.
+fn show(node: &JsValue, english: &str, text: &str, found: bool, missing: Option<&str>) {
+    set(node, ENGLISH, &JsValue::from_str(english));
+    set(node, SHOWN, &JsValue::from_str(text));
+    set(node, FOUND, &JsValue::from_bool(found));
+    set(node, MISSING, &missing.map_or(JsValue::UNDEFINED, JsValue::from_str));
+    if get(node, "data").as_string().as_deref() != Some(text) {
+        set(node, "data", &JsValue::from_str(text));
+    }
+}
+
+/// Whether a text has words to translate: two letters in a row (a lone symbol such as q, k′ or
+/// θᵢ is the same in every language, and so are numbers).
+fn worded(text: &str) -> bool {
+    let mut letters = 0;
+    text.chars().any(|c| {
+        letters = if c.is_ascii_alphabetic() { letters + 1 } else { 0 };
+        letters >= 2
+    })
+}
+
+/// Whether `node` follows `before` directly, with at most Leptos' markers (comments) between:
+/// two texts of one run, as a view's adjacent literals and the values between them are.
+fn follows(node: &JsValue, before: &JsValue) -> bool {
+    let mut sibling = get(node, "previousSibling");
+    while get(&sibling, "nodeType").as_f64() == Some(8.0) {
+        sibling = get(&sibling, "previousSibling");
+    }
+    sibling == *before
+}
+
+/// Translates the text nodes of one sentence (`nodes`, in order). Its pieces are the runs of
+/// adjacent texts, between the elements within it; a piece with no words (numbers, a list of
+/// them) stays as it is, its numbers written as the language writes them, and counts in the
+/// sentence's template as an empty piece. The whole sentence if the catalogue has it, else
+/// each piece it has on its own; the rest in English. A run's translation goes in its first
+/// node, the others emptied.
+fn translate_unit(nodes: &[JsValue]) {
+    let english: Vec<String> = nodes.iter().map(|n| english_of(n).unwrap_or_default()).collect();
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for i in 0..nodes.len() {
+        match runs.last_mut() {
+            Some(run) if follows(&nodes[i], &nodes[i - 1]) => run.end = i + 1,
+            _ => runs.push(i..i + 1),
+        }
+    }
+    let pieces: Vec<String> = runs.iter().map(|run| english[run.clone()].concat()).collect();
+    let put = |run: &std::ops::Range<usize>, text: &str, found: bool, missing: Option<&str>| {
+        for (j, i) in run.clone().enumerate() {
+            show(&nodes[i], &english[i], if j == 0 { text } else { "" }, found, missing);
+        }
+    };
+    // A piece without words as the language writes its numbers.
+    let numbers = |piece: &str| {
+        let (template, numbers) = i18n::normalize(piece);
+        let written: Vec<String> = numbers.iter().map(|n| i18n::number(n.to_string())).collect();
+        i18n::fill(&template, &written, &numbers)
+    };
+    let template: Vec<&str> = pieces.iter().map(|p| if worded(p) { p.as_str() } else { "" }).collect();
+    let joined = template.join(&JOIN.to_string());
+    if runs.len() > 1 {
+        if let Some(text) = i18n::translate(&joined) {
+            let translated: Vec<&str> = text.split(JOIN).collect();
+            if translated.len() == runs.len() {
+                for ((run, piece), text) in runs.iter().zip(&pieces).zip(translated) {
+                    if worded(piece) {
+                        put(run, text, true, None);
+                    } else {
+                        put(run, &numbers(piece), true, None);
+                    }
+                }
+                return;
+            }
+        }
+    }
+    let missing = i18n::normalize(joined.trim()).0;
+    for (run, piece) in runs.iter().zip(&pieces) {
+        if !worded(piece) {
+            put(run, &numbers(piece), true, None);
+            continue;
+        }
+        match i18n::translate(piece) {
+            Some(text) => put(run, &text, true, None),
+            // Untranslated: each node its own English.
+            None => {
+                for i in run.clone() {
+                    show(&nodes[i], &english[i], &english[i], false, Some(&missing));
+                }
+            }
+        }
+    }
+}
+
+/// The text nodes of the sentence `unit`, in order: those within it but not within a sentence
+/// of their own or something never translated.
+fn pieces_of(unit: &JsValue) -> Vec<JsValue> {
+    let walker = call(&document(), "createTreeWalker", &[unit, &JsValue::from_f64(4.0)]);
+    let mut nodes = Vec::new();
+    loop {
+        let node = call(&walker, "nextNode", &[]);
+        if node.is_null() || node.is_undefined() {
+            return nodes;
+        }
+        let parent = get(&node, "parentElement");
+        if !kept(&parent) && unit_of(&parent) == *unit {
+            nodes.push(node);
+        }
+    }
+}
+
+/// Translates one attribute of an element, as [`translate_unit`] does a sentence (unless it
+/// shows what was put there already and `again` is false).
 fn attribute(element: &JsValue, name: &str, again: bool) {
     let Some(value) = call(element, "getAttribute", &[&JsValue::from_str(name)]).as_string() else { return };
     let (english_key, shown_key, found_key) = (format!("{ENGLISH}-{name}"), format!("{SHOWN}-{name}"), format!("{FOUND}-{name}"));
@@ -135,13 +266,20 @@ fn attribute(element: &JsValue, name: &str, again: bool) {
         }
         _ => value.clone(),
     };
-    if kept(element) {
+    // An attribute is the page's words even on code or a text field (a listing's accessible name),
+    // unless the element says `translate="no"`.
+    if !call(element, "closest", &[&JsValue::from_str("[translate=no]")]).is_null() {
         return;
     }
-    let (text, found) = render(&english);
+    // A value without words (a number alone), or code (a JSON example as a placeholder), is as
+    // the page wrote it.
+    let code = english.trim_start().starts_with(['{', '[']);
+    let (text, found) = if worded(&english) && !code { render(&english) } else { (english.clone(), true) };
     set(element, &english_key, &JsValue::from_str(&english));
     set(element, &shown_key, &JsValue::from_str(&text));
     set(element, &found_key, &JsValue::from_bool(found));
+    let missing = (!found).then(|| i18n::normalize(english.trim()).0);
+    set(element, &format!("{MISSING}-{name}"), &missing.map_or(JsValue::UNDEFINED, |m| JsValue::from_str(&m)));
     if text != value {
         call(element, "setAttribute", &[&JsValue::from_str(name), &JsValue::from_str(&text)]);
     }
@@ -149,13 +287,32 @@ fn attribute(element: &JsValue, name: &str, again: bool) {
 
 /// Every text and translated attribute within `root` (an element), in the installed language.
 fn translate_within(root: &JsValue) {
+    // The sentences with a text within `root`, each with its text nodes in order.
+    let mut units: Vec<(JsValue, Vec<JsValue>)> = Vec::new();
+    let index = js_sys::Map::new();
     let walker = call(&document(), "createTreeWalker", &[root, &JsValue::from_f64(4.0)]);
     loop {
         let node = call(&walker, "nextNode", &[]);
         if node.is_null() || node.is_undefined() {
             break;
         }
-        text_node(&node, true);
+        let parent = get(&node, "parentElement");
+        if kept(&parent) {
+            continue;
+        }
+        let unit = unit_of(&parent);
+        match index.get(&unit).as_f64() {
+            Some(i) => units[i as usize].1.push(node),
+            None => {
+                index.set(&unit, &JsValue::from_f64(units.len() as f64));
+                units.push((unit, vec![node]));
+            }
+        }
+    }
+    for (unit, nodes) in units {
+        // A sentence that begins outside `root` (an inline element added to it): all of it.
+        let whole = call(root, "contains", &[&unit]).as_bool() == Some(true);
+        translate_unit(&if whole { nodes } else { pieces_of(&unit) });
     }
     for name in ATTRIBUTES {
         let selector = JsValue::from_str(&format!("[{name}]"));
@@ -169,16 +326,34 @@ fn translate_within(root: &JsValue) {
     }
 }
 
+/// The whole page in the installed language: its body and its title.
+fn translate_page() {
+    if let Some(body) = document().body() {
+        translate_within(&body);
+    }
+    if let Ok(Some(title)) = document().query_selector("title") {
+        translate_within(&title);
+    }
+}
+
 /// Follows what the page writes from now on: each new or changed text or name is translated.
 fn observe() {
     if OBSERVER.with_borrow(Option::is_some) {
         return;
     }
     let changed = Closure::<dyn Fn(Array)>::new(|records: Array| {
+        // Each sentence a text changed in, once; and each element added, whole.
+        let (sentences, added) = (js_sys::Set::new(&JsValue::UNDEFINED), js_sys::Set::new(&JsValue::UNDEFINED));
+        let sentence_of = |node: &JsValue| {
+            let parent = get(node, "parentElement");
+            if !kept(&parent) {
+                sentences.add(&unit_of(&parent));
+            }
+        };
         for record in records.iter() {
             let target = get(&record, "target");
             match get(&record, "type").as_string().as_deref() {
-                Some("characterData") => text_node(&target, false),
+                Some("characterData") => sentence_of(&target),
                 Some("attributes") => {
                     if let Some(name) = get(&record, "attributeName").as_string() {
                         attribute(&target, &name, false);
@@ -187,14 +362,32 @@ fn observe() {
                 _ => {
                     for node in Array::from(&get(&record, "addedNodes")).iter() {
                         match get(&node, "nodeType").as_f64() {
-                            Some(3.0) => text_node(&node, false),
-                            Some(1.0) => translate_within(&node),
+                            Some(3.0) => sentence_of(&node),
+                            Some(1.0) => {
+                                added.add(&node);
+                            }
                             _ => {}
                         }
                     }
                 }
             }
         }
+        added.for_each(&mut |element, _, _| {
+            if get(&element, "isConnected").as_bool() == Some(true) {
+                translate_within(&element);
+            }
+        });
+        sentences.for_each(&mut |unit, _, _| {
+            if !unit.is_null() && get(&unit, "isConnected").as_bool() == Some(true) {
+                translate_unit(&pieces_of(&unit));
+            }
+        });
+        // What was just put in place is not news.
+        OBSERVER.with_borrow(|observer| {
+            if let Some(observer) = observer {
+                call(observer, "takeRecords", &[]);
+            }
+        });
     });
     let Ok(constructor) = get(&window(), "MutationObserver").dyn_into::<Function>() else { return };
     let Ok(observer) = Reflect::construct(&constructor, &Array::of1(changed.as_ref())) else { return };
@@ -218,7 +411,6 @@ fn stop() {
         call(&observer, "disconnect", &[]);
     }
     let _ = i18n::install(Lang::En, "");
-    if let Some(body) = document().body() {
-        translate_within(&body);
-    }
+    translate_page();
+    crate::dom::size::words().update(|n| *n += 1);
 }

@@ -10,7 +10,8 @@
 //! `<key in hex>\t<translation>` line per text, which [`install`] reads. Plain Rust, tested
 //! natively; `e2e/i18n.spec.mjs` lists what each language leaves in English.
 
-use std::cell::RefCell;
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
 
 /// A language the page speaks: `lang=` in the URL (the contract), `<html lang>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,9 +88,32 @@ struct Catalogue {
     texts: Vec<(u32, &'static str)>,
 }
 
+/// A text in the page's language, if the catalogue has it ([`translate`]).
+pub type Translator = fn(&str) -> Option<String>;
+
 thread_local! {
     // Per thread: the page has one; native tests each install their own without meeting.
     static CATALOGUE: RefCell<Option<Catalogue>> = const { RefCell::new(None) };
+    // What [`say`] translates with: [`translate`] once a language is installed. A pointer, so
+    // that the page's frame (whose charts call `say`) holds none of the translating code.
+    static SAY: Cell<Option<Translator>> = const { Cell::new(None) };
+}
+
+/// Sets what [`say`] translates with (after [`install`], which sets [`translate`]): the page's
+/// translating part notes what the catalogue lacks.
+pub fn say_with(translator: Translator) {
+    if SAY.get().is_some() {
+        SAY.set(Some(translator));
+    }
+}
+
+/// `english` (a text the page draws itself: a chart's axis, a legend, a caption) in the page's
+/// language, or itself.
+pub fn say(english: &str) -> Cow<'_, str> {
+    match SAY.get().and_then(|translate| translate(english)) {
+        Some(text) => Cow::Owned(text),
+        None => Cow::Borrowed(english),
+    }
 }
 
 /// The key of an English text: FNV-1a (32 bits) of its UTF-8 bytes. `.ci/locales.mjs` computes
@@ -119,7 +143,7 @@ fn apart(c: Option<char>) -> bool {
 }
 
 /// `text` as a template: each number (digits, with `,` grouping thousands, a decimal point, a
-/// sign `−`/`-` before it and an exponent `e-5`; not one glued to a letter, as in `f32` or
+/// sign `−`/`-` before it and an exponent `e-5` or `e−5`; not one glued to a letter, as in `f32` or
 /// `2i`) replaced by `{0}`, `{1}`…, and the numbers in order. A catalogue is written in
 /// templates, so that "64 planes" and "4 planes" are one text.
 pub fn normalize(text: &str) -> (String, Vec<&str>) {
@@ -142,7 +166,14 @@ pub fn normalize(text: &str) -> (String, Vec<&str>) {
                 end += 1 + digits(end + 1);
             }
             if bytes.get(end) == Some(&b'e') {
-                let sign = usize::from(matches!(bytes.get(end + 1), Some(b'-' | b'+')));
+                // The page writes exponents with a minus sign: 1.33e−3.
+                let sign = if matches!(bytes.get(end + 1), Some(b'-' | b'+')) {
+                    1
+                } else if rest[end + 1..].starts_with('−') {
+                    '−'.len_utf8()
+                } else {
+                    0
+                };
                 if digits(end + 1 + sign) > 0 {
                     end += 1 + sign + digits(end + 1 + sign);
                 }
@@ -237,6 +268,7 @@ pub fn install(lang: Lang, shipped: &str) -> Result<usize, CatalogueError> {
     }
     let count = texts.len();
     CATALOGUE.set((lang != Lang::En).then_some(Catalogue { lang, texts }));
+    SAY.set((lang != Lang::En).then_some(translate as Translator));
     Ok(count)
 }
 

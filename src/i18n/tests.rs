@@ -64,6 +64,9 @@ fn numbers_become_places_and_words_keep_their_digits() {
     assert_eq!(t("64 planes"), ("{0} planes".to_string(), vec!["64"]));
     assert_eq!(t("plane 3 of 64, at −1.5e-3"), ("plane {0} of {1}, at {2}".to_string(), vec!["3", "64", "−1.5e-3"]));
     assert_eq!(t("1,234,567.25 tokens"), ("{0} tokens".to_string(), vec!["1,234,567.25"]));
+    // The page's own exponents, with a minus sign.
+    assert_eq!(t("θ₃₁ = 1.33e−3 rad"), ("θ₃₁ = {0} rad".to_string(), vec!["1.33e−3"]));
+    assert_eq!(t("e−3 alone, 2e−x"), ("e−{0} alone, 2e−x".to_string(), vec!["3"]));
     // Digits glued to a word are part of it; a formula's exponent stays.
     assert_eq!(t("f32, bf16 and θᵢ = b^(−2i/d)").1, Vec::<&str>::new());
     assert_eq!(t("Llama 3.1 (2024)"), ("Llama {0} ({1})".to_string(), vec!["3.1", "2024"]));

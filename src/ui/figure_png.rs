@@ -316,6 +316,7 @@ pub async fn figure_png(parts: &[Element], caption: &str) -> Option<String> {
             }
             Paint::Text { text, font: (style, size, family), colour, at } => {
                 let (x, y, _, h) = place(at);
+                let text = &crate::i18n::say(text);
                 context.set_font(&format!("{style} {}px {family}", fixed(size * scale, 1)));
                 context.set_fill_style_str(colour);
                 context.set_text_baseline("alphabetic");
@@ -326,6 +327,7 @@ pub async fn figure_png(parts: &[Element], caption: &str) -> Option<String> {
         }
     }
     // The caption: one line, smaller type if it would not fit.
+    let caption = &crate::i18n::say(caption);
     let mut size = 14.0;
     loop {
         context.set_font(&format!("600 {}px sans-serif", fixed(size * scale, 1)));

@@ -27,7 +27,7 @@ pub fn row_zero(dim: usize, layout: Layout) -> Question {
         "layout",
         format!(
             "At position 0 every angle m·θᵢ is 0: cos 1 and sin 0 in every plane, so the row comes out unchanged whichever \
-             dimensions form a plane, and one that pairs {theirs} agrees there. Swapped cos and sin turn each plane's (a, b) \
+             dimensions form a plane, and one that pairs {theirs}, agrees there. Swapped cos and sin turn each plane's (a, b) \
              into (−b, a), and positions from 1 turn each plane by θᵢ. That is why the test input goes on to positions 1 and \
              beyond: only there does the layout show."
         ),

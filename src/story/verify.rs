@@ -123,13 +123,22 @@ pub fn VerifyWidget() -> impl IntoView {
             Some(Verdict::Read { verdict, .. }) => Some(verdict.clone()),
         })
     };
-    let verdict_text = move || {
+    // The verdict, in three pieces: a piece of the reader's paste that a message quotes ('hello'
+    // at character 3…) is theirs, kept as written in every language (`translate="no"`), between
+    // the page's words before and after it.
+    let verdict_text = Memo::new(move |_| {
         verdict.with(|v| match v {
-            None => "Paste your implementation's output above: the verdict follows as soon as you stop typing.".to_string(),
-            Some(Verdict::Unread(why)) => format!("Could not read the paste: {why}"),
-            Some(Verdict::Read { text, .. }) => text.clone(),
+            None => ("Paste your implementation's output above: the verdict follows as soon as you stop typing.".to_string(), None, None),
+            Some(Verdict::Unread(why)) => {
+                let quoted = why.strip_prefix('\'').and_then(|rest| rest.find("' at character").map(|end| end + 2));
+                match quoted {
+                    Some(end) => ("Could not read the paste: ".to_string(), Some(why[..end].to_string()), Some(why[end..].to_string())),
+                    None => (format!("Could not read the paste: {why}"), None, None),
+                }
+            }
+            Some(Verdict::Read { text, .. }) => (text.clone(), None, None),
         })
-    };
+    });
     let max_error = Signal::derive(move || {
         verdict.with(|v| match v {
             Some(Verdict::Read { max_error, .. }) if max_error.is_finite() => Some(*max_error),
@@ -202,7 +211,9 @@ pub fn VerifyWidget() -> impl IntoView {
             <h3>"3. The verdict"</h3>
             <p class="verify-verdict" data-testid="verify-verdict" data-value=verdict_value role="status" aria-live="polite"
                 class:unread=move || verdict.with(|v| matches!(v, Some(Verdict::Unread(_))))>
-                {verdict_text}
+                {move || verdict_text.get().0}
+                {move || verdict_text.get().1.map(|quoted| view! { <span translate="no">{quoted}</span> })}
+                {move || verdict_text.get().2}
             </p>
             {move || settings().map(|settings| view! {
                 <button type="button" class="verify-use" on:click=move |_| use_settings(lab, &settings)>

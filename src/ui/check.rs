@@ -76,19 +76,20 @@ pub fn Check(
             }
         })
     };
+    // Two sentences, each translated on its own (the verdict, then why): `class="sentence"`.
     let verdict = move || {
         answered().then(|| {
             question.with(|q| {
                 let right = q.right_label();
-                let verdict = match pick() {
+                match pick() {
                     Some(p) if p == q.right => "Right.".to_string(),
                     Some(_) => format!("Not quite: {right}."),
                     None => format!("The answer: {right}."),
-                };
-                format!("{verdict} {} See {look}.", q.why)
+                }
             })
         })
     };
+    let why = move || answered().then(|| question.with(|q| format!("{} See {look}.", q.why)));
     let check = move |_| checked.set(Some(asked.get_untracked()));
     view! {
         <div class="check">
@@ -100,7 +101,9 @@ pub fn Check(
                 <button type="button" class="button-small" disabled=move || pick().is_none() on:click=check>"Check"</button>
                 <button type="button" class="button-small" hidden=answered on:click=check>"Show the answer"</button>
             </div>
-            <p class="check-feedback" role="status" aria-live="polite">{verdict}</p>
+            <p class="check-feedback" role="status" aria-live="polite">
+                {move || answered().then(|| view! { <span class="sentence">{verdict}</span>" "<span class="sentence">{why}</span> })}
+            </p>
         </div>
     }
 }

@@ -80,7 +80,8 @@ pub fn TokenStrip() -> impl IntoView {
         } else if beyond.is_empty() {
             "Drag q or k along the sentence, or click a token. Switching sentences moves both by 6: the score stays.".to_string()
         } else {
-            format!("{} lies beyond this sentence; the clocks still show it.", beyond.join(" and "))
+            let (verb, them) = if beyond.len() > 1 { ("lie", "them") } else { ("lies", "it") };
+            format!("{} {verb} beyond this sentence; the clocks still show {them}.", beyond.join(" and "))
         }
     });
     view! {
@@ -88,11 +89,11 @@ pub fn TokenStrip() -> impl IntoView {
             <div class="sentence-choice" role="group" aria-label="sentence">
                 <button type="button" aria-pressed=move || (!long.get()).to_string()
                     disabled=move || long.get() && !can_shorten()
-                    aria-describedby="sentence-note"
+                    aria-describedby="sentence-note" translate="no"
                     on:click=move |_| switch_sentence(false)>
                     "“Dog attacks the Cat”"
                 </button>
-                <button type="button" aria-pressed=move || long.get().to_string()
+                <button type="button" aria-pressed=move || long.get().to_string() translate="no"
                     on:click=move |_| switch_sentence(true)>
                     "“Once upon a time, a Dog attacks the Cat”"
                 </button>
@@ -146,7 +147,8 @@ pub fn TokenStrip() -> impl IntoView {
                                     >
                                         // The name comes from what is shown, plus words for what the
                                         // badges mean: "Dog, position 6, key n".
-                                        <span class="token-word">{*word}</span>
+                                        // The sentence is an example in English, in every language.
+                                        <span class="token-word" translate="no">{*word}</span>
                                         <span class="visually-hidden">", position "</span>
                                         <span class="token-index">{index}</span>
                                         <span class="token-markers">

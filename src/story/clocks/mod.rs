@@ -43,11 +43,6 @@ pub const TITLE: &str = "The rotation lab: every plane of q and k is a clock";
 /// How far the question shifts both positions.
 const SHIFT: i64 = 100;
 
-/// A plane index as subscript digits.
-fn subscript(i: usize) -> String {
-    i.to_string().chars().map(|c| c.to_digit(10).and_then(|d| char::from_u32(0x2080 + d)).unwrap_or(c)).collect()
-}
-
 /// What the play button animates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Animate {
@@ -186,11 +181,11 @@ pub fn ClocksWidget() -> impl IntoView {
             ),
             [first, .., last] => format!(
                 "Compare plane 0 with the last plane, plane {}: select each (the field “selected plane i” below, or a click \
-                 on its face) and watch how far each turns per token: θ₀ = {} and θ{} = {} rad.",
+                 on its face) and watch how far each turns per token: θᵢ = {} rad for plane 0 and {} rad for plane {}.",
                 f.len() - 1,
                 short_number(*first),
-                subscript(f.len() - 1),
-                short_number(*last)
+                short_number(*last),
+                f.len() - 1
             ),
         })
     });

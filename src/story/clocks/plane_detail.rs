@@ -78,7 +78,9 @@ pub fn PlaneDetail(
         let (m, n) = positions.get();
         let theta = theta.get();
         [
-            format!("Plane {0}: θ{1} = {2} rad per token", selected.get(), subscript(selected.get()), short_number(theta)),
+            // θ with the plane's index in digits stays as it is in every language (`translate="no"`
+            // in the view), the words around it are translated: see the title below.
+            format!(" = {} rad per token", short_number(theta)),
             pairs
                 .get()
                 .map(|(q, k)| format!("q's part in this plane {},   k's part {} (before turning)", pair(q), pair(k)))
@@ -104,14 +106,14 @@ pub fn PlaneDetail(
                     let (m, n) = positions.get();
                     let share = face.get().map_or_else(|| "—".to_string(), |f| short_number(f.hands.contribution));
                     format!(
-                        "Plane {0}: q's and k's parts in it turned to m and n, and the angle −(n − m)·θ{1} = {2} rad on the unit circle; the plane's share of the score is {share}",
-                        selected.get(), subscript(selected.get()), short_number(-(n - m) * theta.get())
+                        "Plane {0}: q's and k's parts in it turned to m and n, and the angle −(n − m)·θᵢ = {1} rad on the unit circle; the plane's share of the score is {share}",
+                        selected.get(), short_number(-(n - m) * theta.get())
                     )
                 }
             ></canvas>
             <div class="plane-formula" node_ref=formula>
                 <p class="plane-formula-title">
-                    {line(0)}
+                    "Plane "{move || selected.get()}": "<span translate="no">{move || format!("θ{}", subscript(selected.get()))}</span>{line(0)}
                 </p>
                 <p class="plane-numbers">
                     {line(1)}

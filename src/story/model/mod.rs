@@ -212,7 +212,8 @@ pub fn ModelWidget() -> impl IntoView {
             with its planes? Here is a real one, small enough to run in this tab: Karpathy's stories260K, a Llama 2 \
             model with 260 thousand parameters trained on TinyStories (children's stories written by a larger model). \
             Its heads have 8 dimensions, so four rotation planes each, interleaved as in RoFormer, with base 10,000: \
-            θᵢ = 1, 0.1, 0.01 and 0.001 radians per token, wavelengths of 6.3, 63, 628 and 6,283 tokens.">
+            θᵢ = 1, 0.1, 0.01 and 0.001 radians per token, wavelengths of 6.3, 63, 628 and 6,283 tokens. \
+            It learned from English stories only: whatever language this page is in, the model reads and writes English.">
             <p class="model-status" data-testid="model-status" role="status" hidden=move || status().is_none()
                 data-read-ms=move || crate::state::fmt_f64(shared.read_ms.get())
                 class:model-missing=missing>{status}</p>

@@ -98,7 +98,7 @@ pub(super) fn PlanesPanel() -> impl IntoView {
             (0..4).map(|i| format!("plane {i}")),
             format!("plane {worst}"),
             format!(
-                "with plane {worst} unrotated the loss is {}, against {} with every plane turning (the table above, for this text)",
+                "With plane {worst} unrotated the loss is {}, against {} with every plane turning (the table above, for this text).",
                 two(losses.get(worst).copied().unwrap_or(0.0)),
                 two(base_loss().unwrap_or(0.0))
             ),
@@ -111,7 +111,9 @@ pub(super) fn PlanesPanel() -> impl IntoView {
             token, plane 3 a thousandth. Each plane's part of the score q·k/√8 is the dot product of its two hands."</p>
         <div class="model-dials">
             {move || dials.get().map(|(q, k, qp, kp, planes, weight)| view! {
-                <p class="model-dials-caption">{format!("query “{qp}” at position {q}, key “{kp}” at position {k}: attention weight {}", fixed(weight as f64, 3))}</p>
+                // The model's tokens stay as they are (it knows English only); the words around them are the page's.
+                <p class="model-dials-caption">"query "<span translate="no">{format!("“{qp}”")}</span>{format!(" at position {q}, key ")}
+                    <span translate="no">{format!("“{kp}”")}</span>{format!(" at position {k}: attention weight {}", fixed(weight as f64, 3))}</p>
                 <div class="model-dials-row">
                     {planes.into_iter().enumerate().map(|(i, ((qx, qy), (kx, ky), part))| view! {
                         <figure class="model-dial">

@@ -79,7 +79,7 @@ pub(super) fn TextPanel() -> impl IntoView {
                     hint="how surprised it is by each next token, on average" />
                 <div class="readout">
                     <span class="readout-label">"most likely next token"</span>
-                    <output class="readout-value" data-testid="model-next" data-value=move || top().unwrap_or_default()>
+                    <output class="readout-value" translate="no" data-testid="model-next" data-value=move || top().unwrap_or_default()>
                         {move || top().map(|t| format!("“{t}”")).unwrap_or_else(|| "—".into())}
                     </output>
                 </div>
@@ -97,7 +97,7 @@ pub(super) fn TextPanel() -> impl IntoView {
                         <li class="model-chip" class:selected=move || query.get() == Some(t) hidden=move || !active.get()>
                             // Named by what it shows (the piece and its position) and its loss after.
                             <button type="button" on:click=move |_| { shared.query.set(Some(t)); shared.key.set(None); }>
-                                <span class="chip-piece">{move || chip().1}</span>
+                                <span class="chip-piece" translate="no">{move || chip().1}</span>
                                 <span class="chip-position">{t}</span>
                                 <span class="visually-hidden">{loss}</span>
                             </button>
@@ -110,7 +110,7 @@ pub(super) fn TextPanel() -> impl IntoView {
                 <span class="control-label">"What it expects next"</span>
                 <ol>
                     {move || next.get().unwrap_or_default().into_iter().map(|(token, p)| view! {
-                        <li><span class="next-token">{format!("“{token}”")}</span>
+                        <li><span class="next-token" translate="no">{format!("“{token}”")}</span>
                             <span class="next-bar" style:width=format!("{}%", fixed(p * 100.0, 1))></span>
                             <span class="next-p">{format!("{}%", fixed(p * 100.0, 1))}</span></li>
                     }).collect_view()}
@@ -121,8 +121,8 @@ pub(super) fn TextPanel() -> impl IntoView {
                     "Continue the story"</button>
                 <button type="button" on:click=stop disabled=move || !shared.continuing.get()>"Stop"</button>
                 <p class="model-continuation" aria-live="polite">
-                    <span class="continuation-given">{move || text.get()}</span>
-                    <output class="continuation-new" data-testid="model-continuation" data-tokens=move || shared.continued.get().to_string()
+                    <span class="continuation-given" translate="no">{move || text.get()}</span>
+                    <output class="continuation-new" translate="no" data-testid="model-continuation" data-tokens=move || shared.continued.get().to_string()
                         data-value=move || shared.continuation.get()>{move || shared.continuation.get()}</output>
                 </p>
             </div>

@@ -49,8 +49,9 @@ fn bands(s: &Settings, planes: &[PlaneStretch], worst: Option<(f64, usize)>) -> 
     let divided = rotating.iter().filter(|w| **w > long).count();
     let blended = rotating.len() - kept - divided;
     let n = |v: f64| short_number(v);
-    let verb = |count: usize, one: &'static str, many: &'static str| if count == 1 { one } else { many };
-    let have = |count: usize| if count == 1 { "has" } else { "have" };
+    // "no plane" (none) and "plane 3" (one) are singular, "planes 3–5" plural.
+    let verb = |count: usize, one: &'static str, many: &'static str| if count <= 1 { one } else { many };
+    let have = |count: usize| if count <= 1 { "has" } else { "have" };
     let mut out = vec![format!(
         "Here orig = {} tokens and factor = {}. Llama 3.1's rule reads orig over each plane's wavelength 2π/θᵢ (about how \
          many turns the plane makes within orig). Of the {} rotating planes, {} {} it above high_freq_factor = {} \

@@ -70,7 +70,7 @@ fn a_lesson_file_reads_back_as_written() {
         { "view": "#decay", "caption": "Decay\nline two" } ] }"##;
     let lesson = Lesson::parse(text).unwrap();
     assert_eq!(lesson.title, "Mine");
-    assert_eq!(lesson.steps[0], Step { view: "?dim=8&m=3&n=1#clocks".into(), caption: "Clocks \"live\"".into() });
+    assert_eq!(lesson.steps[0], Step { view: "?dim=8&m=3&n=1#clocks".into(), caption: "Clocks \"live\"".into(), captions: Vec::new() });
     assert_eq!(lesson.steps[0].query(), "dim=8&m=3&n=1");
     assert_eq!(lesson.steps[0].chapter(), Some("clocks"));
     assert_eq!(lesson.steps[1].query(), "");
@@ -144,7 +144,7 @@ proptest! {
         prop_assume!(!title.trim().is_empty() && captions.iter().all(|c| !c.trim().is_empty()));
         let lesson = Lesson {
             title: title.trim().to_string(),
-            steps: captions.iter().map(|c| Step { view: format!("?m={}#clocks", c.len()), caption: c.trim().to_string() }).collect(),
+            steps: captions.iter().map(|c| Step { view: format!("?m={}#clocks", c.len()), caption: c.trim().to_string(), captions: Vec::new() }).collect(),
         };
         prop_assert_eq!(Lesson::parse(&lesson.to_json()).unwrap(), lesson);
     }
@@ -153,5 +153,39 @@ proptest! {
     #[test]
     fn any_text_gives_a_lesson_or_a_message(text in "\\PC{0,200}") {
         let _ = Lesson::parse(&text);
+    }
+}
+
+#[test]
+fn a_caption_may_be_given_in_several_languages() {
+    use rope_lab::i18n::Lang;
+    let text = r##"{ "title": "Mine", "steps": [
+        { "view": "#clocks", "caption": { "es": "Cada plano es un reloj.", "en": "Each plane is a clock.", "ja": "各平面は時計です。" } },
+        { "view": "#decay", "caption": { "es": "Solo en español." } },
+        { "view": "#order", "caption": "Plain English." } ] }"##;
+    let lesson = Lesson::parse(text).unwrap();
+    let [both, spanish, plain] = &lesson.steps[..] else { panic!("three steps") };
+    // English when given is the caption every other language falls back to.
+    assert_eq!(both.caption, "Each plane is a clock.");
+    assert_eq!(both.caption_in(Lang::Es), ("Cada plano es un reloj.", Some(Lang::Es)));
+    assert_eq!(both.caption_in(Lang::Ja), ("各平面は時計です。", Some(Lang::Ja)));
+    assert_eq!(both.caption_in(Lang::ZhCn), ("Each plane is a clock.", None));
+    assert_eq!(both.caption_in(Lang::En), ("Each plane is a clock.", None));
+    // Without English, the first language given, marked as such in every language.
+    assert_eq!(spanish.caption_in(Lang::En), ("Solo en español.", Some(Lang::Es)));
+    assert_eq!(spanish.caption_in(Lang::Ja), ("Solo en español.", Some(Lang::Es)));
+    assert_eq!(plain.caption_in(Lang::Ja), ("Plain English.", None));
+    // And it reads back as written.
+    assert_eq!(Lesson::parse(&lesson.to_json()).unwrap(), lesson);
+    // A language the page does not speak, an empty one, or none, is an error naming the step.
+    for (caption, says) in [
+        (r#"{ "fr": "Chaque plan" }"#, "step 1: \"caption\" has a language the page does not speak, 'fr'"),
+        (r#"{ "en": "  " }"#, "step 1: \"caption\" in en is empty"),
+        (r#"{ "en": 3 }"#, "step 1: \"caption\" in en is a number"),
+        (r#"{}"#, "step 1: \"caption\" gives no language"),
+    ] {
+        let error =
+            Lesson::parse(&format!(r##"{{ "title": "T", "steps": [ {{ "view": "#clocks", "caption": {caption} }} ] }}"##)).unwrap_err();
+        assert!(error.starts_with(says), "{error}");
     }
 }

@@ -5,6 +5,7 @@
 //! Pure Rust, so the format and its errors are tested natively.
 
 use super::json::Json;
+use crate::i18n::Lang;
 
 /// A lesson: what it is called and its steps, in order (at least one).
 #[derive(Debug, Clone, PartialEq)]
@@ -18,8 +19,12 @@ pub struct Lesson {
 pub struct Step {
     /// A query and a chapter: `?dim=8&m=3&n=1#clocks`, `#order`, `?p=7`.
     pub view: String,
-    /// The point of the step, shown beside its figure.
+    /// The point of the step, shown beside its figure: in English (`"en"`), or else in the
+    /// first language the file gives it in.
     pub caption: String,
+    /// The caption in the page's other languages the file gives it in (issue 49): shown as it
+    /// is when the page is in that language; in any other, [`Step::caption`] is.
+    pub captions: Vec<(Lang, String)>,
 }
 
 impl Step {
@@ -27,6 +32,16 @@ impl Step {
     pub fn query(&self) -> &str {
         let end = self.view.find('#').unwrap_or(self.view.len());
         self.view[..end].trim_start_matches('?')
+    }
+
+    /// The caption to show in `lang`, and its language when it is not English (the page shows it
+    /// as written, marked with its language).
+    pub fn caption_in(&self, lang: Lang) -> (&str, Option<Lang>) {
+        match self.captions.iter().find(|(l, _)| *l == lang) {
+            Some((l, text)) => (text, Some(*l)),
+            // Without English, the caption is the file's first language, first among `captions`.
+            None => (&self.caption, self.captions.first().filter(|(_, text)| *text == self.caption).map(|(l, _)| *l)),
+        }
     }
 
     /// The chapter the view names (`clocks` of `…#clocks`), if any.
@@ -131,18 +146,15 @@ impl Lesson {
 
     /// The lesson as a file [`Lesson::parse`] reads back.
     pub fn to_json(&self) -> String {
-        let steps: Vec<String> = self
-            .steps
-            .iter()
-            .map(|s| format!("    {{ \"view\": {}, \"caption\": {} }}", json_string(&s.view), json_string(&s.caption)))
-            .collect();
+        let steps: Vec<String> =
+            self.steps.iter().map(|s| format!("    {{ \"view\": {}, \"caption\": {} }}", json_string(&s.view), caption_json(s))).collect();
         format!("{{\n  \"title\": {},\n  \"steps\": [\n{}\n  ]\n}}\n", json_string(&self.title), steps.join(",\n"))
     }
 
     /// The README's 45-minute lesson, its fourteen views and the two extensions. The views leave
     /// presenter mode and the theme to the person showing it (`lesson=intro&present=1`).
     pub fn intro() -> Lesson {
-        let step = |view: &str, caption: &str| Step { view: view.to_string(), caption: caption.to_string() };
+        let step = |view: &str, caption: &str| Step { view: view.to_string(), caption: caption.to_string(), captions: Vec::new() };
         Lesson {
             title: "RoPE in 45 minutes".to_string(),
             steps: vec![
@@ -186,11 +198,55 @@ fn read_step(number: usize, step: &Json) -> Result<Step, String> {
     if !(view.starts_with('?') || view.starts_with('#')) {
         return Err(format!("step {number}: \"view\" must start with ? or # (such as \"?dim=8&m=3#clocks\"), not '{view}'"));
     }
-    let caption = text("caption", MAX_CAPTION)?;
+    // A caption is a string, or an object of captions by language: {"en": "…", "es": "…"}.
+    let (caption, captions) = match step.get("caption") {
+        Some(Json::Object(by_language)) => {
+            let mut captions = Vec::new();
+            for (tag, text) in by_language {
+                let Some(lang) = Lang::parse(tag) else {
+                    return Err(format!(
+                        "step {number}: \"caption\" has a language the page does not speak, '{tag}' (en, zh-CN, es or ja)"
+                    ));
+                };
+                match text {
+                    Json::String(text) if text.chars().count() > MAX_CAPTION => {
+                        return Err(format!("step {number}: \"caption\" in {tag} is longer than {MAX_CAPTION} characters"));
+                    }
+                    Json::String(text) if !text.trim().is_empty() => captions.push((lang, text.trim().to_string())),
+                    Json::String(_) => return Err(format!("step {number}: \"caption\" in {tag} is empty")),
+                    other => return Err(format!("step {number}: \"caption\" in {tag} is {}, not a string", other.kind())),
+                }
+            }
+            // English first if given, else the first language: what every other language shows.
+            let first = captions.iter().position(|(l, _)| *l == Lang::En).unwrap_or(0);
+            if captions.is_empty() {
+                return Err(format!("step {number}: \"caption\" gives no language"));
+            }
+            let (lang, caption) = captions.remove(first);
+            if lang != Lang::En {
+                captions.insert(0, (lang, caption.clone()));
+            }
+            (caption, captions)
+        }
+        _ => (text("caption", MAX_CAPTION)?, Vec::new()),
+    };
     if caption.is_empty() {
         return Err(format!("step {number}: \"caption\" is empty"));
     }
-    Ok(Step { view, caption })
+    Ok(Step { view, caption, captions })
+}
+
+/// A step's caption as its file writes it: a string, or an object by language.
+fn caption_json(step: &Step) -> String {
+    if step.captions.is_empty() {
+        return json_string(&step.caption);
+    }
+    let mut all: Vec<(Lang, &str)> = step.captions.iter().map(|(l, t)| (*l, t.as_str())).collect();
+    if !all.iter().any(|(l, t)| *t == step.caption && *l != Lang::En) {
+        all.insert(0, (Lang::En, &step.caption));
+    }
+    let fields: Vec<String> = all.iter().map(|(l, t)| format!("{}: {}", json_string(l.as_str()), json_string(t))).collect();
+    format!("{{ {} }}", fields.join(", "))
 }
 
 /// `text` as a JSON string, quoted and escaped.

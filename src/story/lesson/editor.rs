@@ -87,7 +87,7 @@ pub fn Editor() -> impl IntoView {
             chapter.map_or(String::new(), |w| format!("#{}", w.id))
         );
         let caption = chapter.map_or("This view".to_string(), |w| w.page_title().to_string());
-        lesson.update(|l| l.steps.push(Step { view, caption }));
+        lesson.update(|l| l.steps.push(Step { view, caption, captions: Vec::new() }));
     };
     let download = move |_| {
         let text = lesson.with_untracked(Lesson::to_json);

@@ -6,6 +6,7 @@ use super::figures::key_figure;
 use super::stepper::Stepper;
 use crate::dom::js::{call, number, set};
 use crate::dom::page;
+use crate::state::lesson::Step;
 use leptos::html::Section;
 use leptos::portal::Portal;
 use leptos::prelude::*;
@@ -77,18 +78,29 @@ fn copy_of(figure: &web_sys::Element) -> Option<web_sys::Element> {
     Some(copy)
 }
 
-/// One step of the handout: its number and caption, its figure, its link.
-fn step_entry(number: usize, caption: &str, link: &str, figure: Option<web_sys::Element>) -> Option<web_sys::Element> {
+/// One step of the handout: its number and caption (in the page's language when the lesson gives
+/// it, marked as such; else the page translates it if it can), its figure, its link.
+fn step_entry(number: usize, step: &Step, link: &str, figure: Option<web_sys::Element>) -> Option<web_sys::Element> {
     let entry = document().create_element("article").ok()?;
     let _ = entry.set_attribute("class", "handout-step");
     let heading = document().create_element("h2").ok()?;
-    set(&heading, "textContent", &JsValue::from_str(&format!("Step {number}. {caption}")));
+    let (caption, written_in) = step.caption_in(crate::i18n::current());
+    for (text, lang) in [(format!("Step {number}."), None), (" ".to_string(), None), (caption.to_string(), written_in)] {
+        let span = document().create_element("span").ok()?;
+        set(&span, "textContent", &JsValue::from_str(&text));
+        if let Some(lang) = lang {
+            let _ = span.set_attribute("lang", lang.as_str());
+            let _ = span.set_attribute("translate", "no");
+        }
+        heading.append_child(&span).ok()?;
+    }
     entry.append_child(&heading).ok()?;
     if let Some(figure) = figure {
         entry.append_child(&figure).ok()?;
     }
     let line = document().create_element("p").ok()?;
     let _ = line.set_attribute("class", "handout-link");
+    let _ = line.set_attribute("translate", "no");
     set(&line, "textContent", &JsValue::from_str(link));
     entry.append_child(&line).ok()?;
     Some(entry)
@@ -119,7 +131,7 @@ pub fn Handout(stepper: Stepper) -> impl IntoView {
                     None => None,
                 };
                 let link = format!("{}{}", page::address("", false), step.view);
-                if let Some(entry) = step_entry(i + 1, &step.caption, &link, figure) {
+                if let Some(entry) = step_entry(i + 1, step, &link, figure) {
                     let _ = sheet.append_child(&entry);
                 }
             }

@@ -127,7 +127,20 @@ pub fn Player() -> impl IntoView {
 
     let count = move || stepper.count();
     let number = move || stepper.index.get() + 1;
-    let caption = move || stepper.lesson.with(|l| l.as_ref().and_then(|l| l.steps.get(stepper.index.get())).map(|s| s.caption.clone()));
+    // In the page's language if the lesson gives it, as written (marked with its language); else
+    // the caption in English, which the page translates if its catalogue has it (the built-in lesson).
+    let words = crate::dom::size::words();
+    let caption = Memo::new(move |_| {
+        words.track();
+        let lang = crate::i18n::current();
+        stepper.lesson.with(|l| {
+            let step = l.as_ref().and_then(|l| l.steps.get(stepper.index.get()))?;
+            let (text, written_in) = step.caption_in(lang);
+            Some((text.to_string(), written_in.map(|l| l.as_str())))
+        })
+    });
+    let caption_text = move || caption.get().map(|(text, _)| text);
+    let caption_lang = move || caption.get().and_then(|(_, lang)| lang);
     let at_start = move || number() <= 1;
     let at_end = move || number() >= count();
     let title = move || stepper.lesson.with(|l| l.as_ref().map(|l| l.title.clone()));
@@ -147,7 +160,8 @@ pub fn Player() -> impl IntoView {
                         "Leave lesson" <span class="key-hint">" (Esc)"</span>
                     </button>
                 </p>
-                <p class="lesson-caption" data-testid="lesson-caption" aria-live="polite">{caption}</p>
+                <p class="lesson-caption" data-testid="lesson-caption" aria-live="polite" lang=caption_lang
+                    translate=move || caption_lang().map(|_| "no")>{caption_text}</p>
             </div>
             // At the last step it says the lesson is over, and cannot be pressed.
             <button type="button" class="lesson-next" disabled=at_end on:click=move |_| stepper.step(1)>

@@ -64,6 +64,13 @@ fn translations_keep_the_places_and_say_something() {
         for (line, en, translation) in catalogue(tag) {
             assert!(!translation.trim().is_empty(), "{tag}.txt:{line}: {en:?} has an empty translation");
             assert_eq!(places(&en), places(&translation), "{tag}.txt:{line}: {en:?} and {translation:?} hold different values");
+            // A sentence's pieces (texts in different elements: a link, a word in colour) are
+            // put back one per element: as many, in the same order.
+            assert_eq!(
+                en.matches('¦').count(),
+                translation.matches('¦').count(),
+                "{tag}.txt:{line}: {en:?} and {translation:?} have different pieces"
+            );
         }
     }
 }
@@ -89,4 +96,104 @@ fn keys_are_unique() {
             panic!("{en:?} and {other:?} have one key");
         }
     }
+}
+
+/// The page's source as its texts read: string literals continued over lines and adjacent
+/// literals (a view's `"…" "…"`) joined, escaped quotes as quotes.
+fn source_text() -> String {
+    fn read(dir: &std::path::Path, out: &mut String) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                read(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push_str(&fs::read_to_string(&path).unwrap());
+                out.push('\n');
+            }
+        }
+    }
+    let mut text = fs::read_to_string("index.html").unwrap();
+    read(std::path::Path::new("src"), &mut text);
+    // The escapes the page's texts use.
+    let text = text.replace("\\u{ad}", "\u{ad}").replace("\\u{a0}", "\u{a0}");
+    let mut joined = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(['\\', '"']) {
+        joined.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if rest[at..].starts_with('\\') {
+            // A line continued: the next line's indentation is not in the text.
+            if after.starts_with('\n') {
+                rest = after.trim_start();
+            } else if let Some(unescaped) = after.strip_prefix('"') {
+                joined.push('"');
+                rest = unescaped;
+            } else {
+                joined.push('\\');
+                rest = after;
+            }
+        } else {
+            // A literal closed and another opened after spaces only: one text.
+            let spaces = after.len() - after.trim_start().len();
+            if spaces > 0 && after[spaces..].starts_with('"') {
+                rest = &after[spaces + 1..];
+            } else {
+                joined.push('"');
+                rest = after;
+            }
+        }
+    }
+    joined.push_str(rest);
+    joined
+}
+
+#[test]
+fn every_english_text_is_one_the_page_still_says() {
+    // Each stretch of words of a template (between its pieces and values) is in the page's
+    // source, whole or as two literals around a value the page writes: a catalogue's text that
+    // the page no longer says shows up here, to be dropped or updated.
+    let source = source_text();
+    // Said whole, or as stretches the source says with up to three runs of at most six words
+    // between them that the page put there (a method's name, a chapter's title, "are" or "is":
+    // `format!("{} divided by the factor")`), the source's stretches a third of it or more.
+    let said = |words: &str| {
+        if source.contains(words) {
+            return true;
+        }
+        let mut bounds: Vec<usize> = words.match_indices(' ').map(|(i, _)| i).collect();
+        bounds.insert(0, 0);
+        bounds.push(words.len());
+        // Runs of words the source does not say: how many, and the longest.
+        let (mut at, mut gaps, mut gap, mut widest, mut found) = (0, 0, 0, 0, 0);
+        while at + 1 < bounds.len() {
+            match (at + 1..bounds.len()).rev().find(|&j| source.contains(&words[bounds[at]..bounds[j]])) {
+                Some(j) => {
+                    found += bounds[j] - bounds[at];
+                    at = j;
+                    gap = 0;
+                }
+                None => {
+                    gaps += usize::from(gap == 0);
+                    gap += 1;
+                    widest = widest.max(gap);
+                    at += 1;
+                }
+            }
+        }
+        gaps <= 3 && widest <= 6 && 3 * found >= words.len()
+    };
+    let mut stale = Vec::new();
+    for (line, en, _) in catalogue(LANGUAGES[0]) {
+        // Without the punctuation a value's sentence may put around them: `format!("({note})")`.
+        let stretches = en
+            .split('¦')
+            .flat_map(|piece| piece.split(['{', '}']))
+            .map(|s| s.trim_matches(|c: char| !c.is_alphanumeric() && !"“”'\"".contains(c)));
+        for words in stretches.filter(|w| w.chars().filter(|c| c.is_ascii_alphabetic()).count() >= 2) {
+            if !said(words) {
+                stale.push(format!("{}.txt:{line}: {words:?}", LANGUAGES[0]));
+            }
+        }
+    }
+    assert!(stale.is_empty(), "texts the page no longer says: {stale:#?}");
 }

@@ -194,6 +194,8 @@ const SCENARIOS = [
   ['d=128, heatmap in view', '/?dim=128&m=300&n=20', inView('[data-widget="heatmap"] canvas'), 4, null, 3, true],
   ['d=128, decay over 65,536 tokens in view', '/?dim=128&m=300&n=20&range=65536', inView('[data-widget="decay"] canvas'), 12, null, 4, false],
   ['d=64, top of the page', '/?m=300&n=20', null, 2.5, 6, 3, false],
+  // In another language every text a step rewrites is translated again (src/dom/translate.rs).
+  ['d=64, top of the page, in Japanese', '/?m=300&n=20&lang=ja', null, 2.5, 6, 3, false],
   ['d=1024, top of the page', '/?dim=1024&m=300&n=20', null, 8, null, 6, true],
 ];
 

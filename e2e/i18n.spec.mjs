@@ -113,6 +113,10 @@ for (const lang of ['es', 'zh-CN', 'ja']) {
     await box.locator('.check-actions button').first().click();
     await expect(feedback).toHaveText(SAYS[lang].right);
     expect(await leftInEnglish(page)).toEqual([]);
+    // Every step of the complex-numbers walk-through, and its position announced.
+    await page.locator('[data-widget="complex"] .stepper-controls button').nth(2).click();
+    await expect(page.locator('[data-widget="complex"] .stepper-position')).toContainText('5');
+    expect(await leftInEnglish(page)).toEqual([]);
     // The shortcuts dialog.
     await page.locator('body').press('?');
     await expect(page.locator('#shortcuts-dialog')).toBeVisible();

@@ -166,8 +166,9 @@ pub fn ComplexWidget() -> impl IntoView {
             <div class="stepper-controls">
                 <button type="button" on:click=move |_| step.update(|s| *s = s.saturating_sub(1)) disabled=move || step.get() == 0>"◀ Back"</button>
                 <span class="stepper-position" aria-live="polite">{move || format!("Step {} of 5", step.get() + 1)}
-                    // The title is announced with the step; on screen it heads the step below.
-                    <span class="visually-hidden">{move || format!(": {}", TITLES[step.get()])}</span></span>
+                    // The title is announced with the step; on screen it heads the step below. A
+                    // sentence of its own, so that both translate whatever the step.
+                    " "<span class="visually-hidden sentence">{move || TITLES[step.get()]}</span></span>
                 <button type="button" on:click=move |_| step.update(|s| *s = (*s + 1).min(4)) disabled=move || step.get() == 4>"Next ▶"</button>
                 <button type="button" on:click=move |_| step.set(4)>"Show all"</button>
             </div>

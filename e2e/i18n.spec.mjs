@@ -65,6 +65,15 @@ async function leftInEnglish(page) {
   }, KEPT);
 }
 
+/** Every text of the page, but for the announcements a screen reader hears once the score
+ * settles (they come 0.7 s after a change, whenever that is). */
+const pageText = (page) =>
+  page.locator('main').evaluate((main) => {
+    const copy = main.cloneNode(true);
+    for (const said of copy.querySelectorAll('.visually-hidden[aria-live]')) said.remove();
+    return copy.textContent;
+  });
+
 const switcher = (page) => page.getByRole('combobox', { name: /Language/ });
 
 async function inLanguage(page, lang) {
@@ -158,7 +167,9 @@ test('the built-in lesson in Spanish, and a lesson file that gives its captions 
 test('the switch keeps m, n and the place on the page, writes lang= and sets <html lang>', async ({ page }) => {
   await open(page, '/?m=12&n=5');
   await inLanguage(page, 'en');
+  await caughtUp(page);
   const englishPanel = await page.locator('#parameters').innerText();
+  const englishPage = await pageText(page);
   const heading = page.locator('#frequencies-title');
   await heading.scrollIntoViewIfNeeded();
   await page.evaluate(() => window.scrollBy(0, -100));
@@ -180,6 +191,25 @@ test('the switch keeps m, n and the place on the page, writes lang= and sets <ht
   await inLanguage(page, 'en');
   await expect(page).toHaveURL(/[?&]lang=en(&|$)/);
   expect(await page.locator('#parameters').innerText()).toBe(englishPanel);
+  // Every text of the page back as it was, values included (a value Leptos writes after the
+  // switch lands in its own node again).
+  await caughtUp(page);
+  expect(await pageText(page)).toBe(englishPage);
+  // And what the page writes next is as an English page writes it: a step of m, against a page
+  // opened at the next m.
+  await page.locator('#m-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#m-slider')).toHaveValue('13');
+  // (A chapter far from the screen follows the state as it comes near: bring each one near.)
+  await scrollThrough(page);
+  await caughtUp(page);
+  // What a reader sees (a folded list catches up when it is opened).
+  const stepped = await page.locator('main').innerText();
+  const other = await page.context().newPage();
+  await open(other, '/?m=13&n=5');
+  await scrollThrough(other);
+  await caughtUp(other);
+  expect(stepped).toBe(await other.locator('main').innerText());
 });
 
 test.describe('a first visit in Spanish', () => {

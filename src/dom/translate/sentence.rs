@@ -102,11 +102,20 @@ pub(super) fn translate_unit(nodes: &[JsValue]) {
             show(&nodes[i], &english[i], if j == 0 { text } else { "" }, found, missing);
         }
     };
-    // A piece without words as the language writes its numbers.
-    let numbers = |piece: &str| {
+    // A piece without words, its numbers as the language writes them: in one node if that
+    // changes it, else each node its own text (so that in English, with no observer, a value
+    // Leptos writes later lands in its own node).
+    let numbers = |run: &std::ops::Range<usize>, piece: &str| {
         let (template, numbers) = i18n::normalize(piece);
         let written: Vec<String> = numbers.iter().map(|n| i18n::number(n.to_string())).collect();
-        i18n::fill(&template, &written, &numbers)
+        let written = i18n::fill(&template, &written, &numbers);
+        if written == piece {
+            for i in run.clone() {
+                show(&nodes[i], &english[i], &english[i], true, None);
+            }
+        } else {
+            put(run, &written, true, None);
+        }
     };
     let template: Vec<&str> = pieces.iter().map(|p| if worded(p) { p.as_str() } else { "" }).collect();
     let joined = template.join(&JOIN.to_string());
@@ -118,7 +127,7 @@ pub(super) fn translate_unit(nodes: &[JsValue]) {
                     if worded(piece) {
                         put(run, text, true, None);
                     } else {
-                        put(run, &numbers(piece), true, None);
+                        numbers(run, piece);
                     }
                 }
                 return;
@@ -128,7 +137,7 @@ pub(super) fn translate_unit(nodes: &[JsValue]) {
     let missing = i18n::normalize(joined.trim()).0;
     for (run, piece) in runs.iter().zip(&pieces) {
         if !worded(piece) {
-            put(run, &numbers(piece), true, None);
+            numbers(run, piece);
             continue;
         }
         match i18n::translate(piece) {

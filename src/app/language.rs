@@ -10,14 +10,18 @@ use crate::state::query::parse_pairs;
 use crate::state::{Change, Notice};
 use leptos::prelude::*;
 use std::cell::RefCell;
-use std::rc::Rc;
 
 thread_local! {
     /// What to say once the page is mounted: a language asked for whose words did not arrive.
     static UNSAID: RefCell<Option<Notice>> = const { RefCell::new(None) };
     /// The language the page is in (the catalogue itself lives in the part that translates).
     static SPOKEN: std::cell::Cell<Lang> = const { std::cell::Cell::new(Lang::En) };
+    /// The language asked for last, and what to do once the page is in it (or could not be).
+    static ASKED: RefCell<Option<(Lang, WhenSpoken)>> = const { RefCell::new(None) };
 }
+
+/// What to do once the page is in the language asked for (`true`) or could not be put in it.
+type WhenSpoken = Box<dyn FnOnce(bool)>;
 
 /// Calls `mount` in the language the address asks for (or the browser prefers): at once in
 /// English, else once the page can be put in that language.
@@ -52,30 +56,31 @@ fn not_spoken(lang: Lang) -> Notice {
     Notice { param: "lang", message, in_effect: String::new() }
 }
 
-/// Puts the page in `lang` through the part that translates it; `done(false)` if that part or
-/// the language's words could not be fetched.
-fn speak(lang: Lang, done: Box<dyn FnOnce(bool)>) {
-    // Shared with the fetch of the part: if that fails, the part never calls it.
-    let done = Rc::new(RefCell::new(Some(done)));
-    let finish = move |spoken: bool| {
-        if let Some(done) = done.borrow_mut().take() {
-            if spoken {
-                SPOKEN.set(lang);
-            }
-            done(spoken);
-        }
-    };
-    let part = finish.clone();
+/// Puts the page in `lang` through the part that translates it, then calls `done`: `false` if
+/// that part or the language's words could not be fetched. The latest asking wins.
+fn speak(lang: Lang, done: WhenSpoken) {
+    ASKED.set(Some((lang, done)));
     // Not Leptos' executor: a first visit in another language asks before the page is mounted.
     #[cfg(split)]
     wasm_bindgen_futures::spawn_local(async move {
-        if crate::dom::translate::speak(lang, Box::new(part)).await.is_err() {
-            finish(false);
+        if crate::dom::translate::speak(lang, spoken).await.is_err() {
+            spoken(false);
         }
     });
     #[cfg(not(split))]
-    if crate::dom::translate::speak(lang, Box::new(part)).is_err() {
-        finish(false);
+    if crate::dom::translate::speak(lang, spoken).is_err() {
+        spoken(false);
+    }
+}
+
+/// What the part calls once the page is in the language asked for (`true`), or could not be put
+/// in it (a plain function: no closure to carry into the part).
+fn spoken(ok: bool) {
+    if let Some((lang, done)) = ASKED.take() {
+        if ok {
+            SPOKEN.set(lang);
+        }
+        done(ok);
     }
 }
 
@@ -112,12 +117,16 @@ pub fn LanguageSwitch(lab: Lab) -> impl IntoView {
             }),
         );
     };
+    // The options as one piece of HTML (cheaper for a first visit than a view per option).
     let current = SPOKEN.get();
+    let options: String = Lang::ALL
+        .iter()
+        .map(|&lang| {
+            let (tag, selected) = (lang.as_str(), if lang == current { " selected" } else { "" });
+            format!(r#"<option value="{tag}" lang="{tag}"{selected}>{}</option>"#, lang.name())
+        })
+        .collect();
     view! {
-        <select class="language-switch" aria-label="Language" translate="no" on:change=choose>
-            {Lang::ALL.into_iter().map(|lang| view! {
-                <option value=lang.as_str() lang=lang.as_str() selected=lang == current>{lang.name()}</option>
-            }).collect_view()}
-        </select>
+        <select class="language-switch" aria-label="Language" translate="no" on:change=choose inner_html=options></select>
     }
 }

@@ -37,7 +37,7 @@ thread_local! {
 /// Puts the page in `lang` (fetching its catalogue first unless English); `done(false)` if its
 /// words could not be had, the page left as it was.
 #[cfg_attr(split, leptos::wasm_split::wasm_split(speak_8, wasm_split_path = ::leptos::wasm_split, fallible))]
-pub fn speak(lang: Lang, done: Box<dyn FnOnce(bool)>) -> Result<(), leptos::wasm_split::SplitLoaderError> {
+pub fn speak(lang: Lang, done: fn(bool)) -> Result<(), leptos::wasm_split::SplitLoaderError> {
     if lang == Lang::En {
         stop();
         done(true);
@@ -63,19 +63,21 @@ pub fn speak(lang: Lang, done: Box<dyn FnOnce(bool)>) -> Result<(), leptos::wasm
 /// (what `e2e/i18n.spec.mjs` lists with the rest).
 const UNSAID: &str = "ropeLabUnsaid";
 
-/// A text a canvas draws, in the installed language: [`i18n::translate`], noting a miss.
+/// A text a canvas draws (an axis, a legend, a take-away's caption), in the installed language:
+/// [`i18n::translate_caption`], noting each part it lacks.
 fn drawn(english: &str) -> Option<String> {
-    let text = i18n::translate(english);
-    if text.is_none() && worded(english) {
+    i18n::translate_caption(english, &mut |part| {
+        if !worded(part) {
+            return;
+        }
         let window = JsValue::from(window());
         let mut unsaid = get(&window, UNSAID);
         if unsaid.is_undefined() {
             unsaid = js_sys::Set::new(&JsValue::UNDEFINED).into();
             set(&window, UNSAID, &unsaid);
         }
-        call(&unsaid, "add", &[&JsValue::from_str(&i18n::normalize(english.trim()).0)]);
-    }
-    text
+        call(&unsaid, "add", &[&JsValue::from_str(&i18n::normalize(part.trim()).0)]);
+    })
 }
 
 /// `fetch(path)`'s text, or `None` if the fetch failed or did not succeed.

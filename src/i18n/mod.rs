@@ -57,19 +57,16 @@ impl Lang {
     /// one (`zh-TW`, `zh-HK`, `zh-Hant`), which the page does not have. Else English.
     pub fn preferred<T: AsRef<str>>(tags: impl IntoIterator<Item = T>) -> Lang {
         for tag in tags {
-            let mut subtags = tag.as_ref().split(['-', '_']);
-            let primary = subtags.next().unwrap_or_default();
-            let is = |name: &str| primary.eq_ignore_ascii_case(name);
-            let found = if is("en") {
-                Lang::En
-            } else if is("es") {
-                Lang::Es
-            } else if is("ja") {
-                Lang::Ja
-            } else if is("zh") && !subtags.any(|s| ["tw", "hk", "mo", "hant"].iter().any(|t| s.eq_ignore_ascii_case(t))) {
-                Lang::ZhCn
-            } else {
-                continue;
+            // Its subtags in lower case, between '-' or '_' (bytes: no string searching code in
+            // the page's frame for this).
+            let tag: Vec<u8> = tag.as_ref().bytes().map(|b| b.to_ascii_lowercase()).collect();
+            let mut subtags = tag.split(|&b| b == b'-' || b == b'_');
+            let found = match subtags.next().unwrap_or_default() {
+                b"en" => Lang::En,
+                b"es" => Lang::Es,
+                b"ja" => Lang::Ja,
+                b"zh" if !subtags.any(|s| matches!(s, b"tw" | b"hk" | b"mo" | b"hant")) => Lang::ZhCn,
+                _ => continue,
             };
             return found;
         }
@@ -244,6 +241,40 @@ pub fn translate(english: &str) -> Option<String> {
     let start = english.len() - english.trim_start().len();
     let end = english.trim_end().len();
     Some(format!("{}{}{}", &english[..start], fill(translation, &written, &numbers), &english[end..]))
+}
+
+/// A line a take-away draws under its picture ("RoPE Lab · what it shows, m = 5, b = 10,000,
+/// d = 64"), in the installed language: whole if the catalogue has it; else each of its
+/// comma-separated parts the catalogue has (what a chart shows, "trained on {0} tokens"), the
+/// others as written with their numbers in the language's way, joined as the language lists
+/// them. The name "RoPE Lab" before " · " stays. `missed` hears each part left in English.
+/// `None` if nothing changed.
+pub fn translate_caption(english: &str, missed: &mut dyn FnMut(&str)) -> Option<String> {
+    if let Some(text) = translate(english) {
+        return Some(text);
+    }
+    let (brand, what) = match english.strip_prefix("RoPE Lab · ") {
+        Some(what) => ("RoPE Lab · ", what),
+        None => ("", english),
+    };
+    let comma = match current() {
+        Lang::ZhCn => "，",
+        Lang::Ja => "、",
+        Lang::En | Lang::Es => ", ",
+    };
+    let parts: Vec<String> = what
+        .split(", ")
+        .map(|part| {
+            translate(part).unwrap_or_else(|| {
+                missed(part);
+                let (template, numbers) = normalize(part);
+                let written: Vec<String> = numbers.iter().map(|n| number(n.to_string())).collect();
+                fill(&template, &written, &numbers)
+            })
+        })
+        .collect();
+    let text = format!("{brand}{}", parts.join(comma));
+    (text != english).then_some(text)
 }
 
 /// Why a shipped catalogue could not be read.

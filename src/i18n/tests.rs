@@ -110,3 +110,36 @@ fn numbers_take_the_spanish_separators_only_in_spanish() {
     assert_eq!(number("1,234.5".into()), "1,234.5");
     install(Lang::En, "").unwrap();
 }
+
+#[test]
+fn a_caption_is_translated_whole_or_by_its_parts() {
+    let shipped = shipped(&[
+        ("Each plane's share of the score q_m · k_n", "各平面对分数 q_m · k_n 的贡献"),
+        ("trained on {0} tokens", "训练长度 {0} 个词元"),
+        ("Chapters", "章节"),
+    ]);
+    assert_eq!(install(Lang::ZhCn, &shipped), Ok(3));
+    let mut missed = Vec::new();
+    // The brand stays, each part the catalogue has is translated, the rest as written; joined
+    // with the Chinese comma.
+    let caption = translate_caption(
+        "RoPE Lab · Each plane's share of the score q_m · k_n, trained on 4,096 tokens, m = 5, b = 10,000",
+        &mut |part| missed.push(part.to_string()),
+    );
+    assert_eq!(caption.as_deref(), Some("RoPE Lab · 各平面对分数 q_m · k_n 的贡献，训练长度 4,096 个词元，m = 5，b = 10,000"));
+    assert_eq!(missed, ["m = 5", "b = 10,000"]);
+    // A text the catalogue has whole is translated whole.
+    assert_eq!(translate_caption("Chapters", &mut |_| panic!("nothing missed")).as_deref(), Some("章节"));
+    // Nothing known, nothing changed.
+    missed.clear();
+    assert_eq!(translate_caption("RoPE Lab · unknown words", &mut |part| missed.push(part.to_string())), None);
+    assert_eq!(missed, ["unknown words"]);
+    // Spanish writes the numbers of the parts it leaves as they are its own way.
+    let spanish = super::tests::shipped(&[("trained on {0} tokens", "entrenado con {0} tokens")]);
+    assert_eq!(install(Lang::Es, &spanish), Ok(1));
+    assert_eq!(
+        translate_caption("RoPE Lab · trained on 4,096 tokens, b = 10,000, ratio 1.5", &mut |_| ()).as_deref(),
+        Some("RoPE Lab · entrenado con 4.096 tokens, b = 10.000, ratio 1,5")
+    );
+    assert_eq!(install(Lang::En, ""), Ok(0));
+}

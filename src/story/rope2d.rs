@@ -177,7 +177,7 @@ pub fn Rope2dWidget() -> impl IntoView {
             </div>
             <ExportButtons name="rope2d" figure=".patch-figures"
                 caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
-                    "Axial 2D RoPE on 8 × 8 patches: the score of q at column {}, row {} with a key at each patch, {}",
+                    "Axial 2D RoPE on 8 × 8 patches: the score of q with a key at each patch, q at column {}, row {}, {}",
                     s.query_patch.0, s.query_patch.1, base_and_dim(s.base, s.dim)))) />
             <div class="readouts">
                 <Readout testid="rope2d-score" label="axial 2D RoPE: score of q with k"

@@ -316,7 +316,7 @@ pub async fn figure_png(parts: &[Element], caption: &str) -> Option<String> {
             }
             Paint::Text { text, font: (style, size, family), colour, at } => {
                 let (x, y, _, h) = place(at);
-                let text = &crate::i18n::say(text);
+                // The page's own words, in its language already.
                 context.set_font(&format!("{style} {}px {family}", fixed(size * scale, 1)));
                 context.set_fill_style_str(colour);
                 context.set_text_baseline("alphabetic");

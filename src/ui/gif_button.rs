@@ -85,11 +85,11 @@ pub fn GifButton(
         <div class="export" role="group" aria-label=format!("animated GIF of the {name} chart")>
             <button type="button" node_ref=start_button hidden=move || progress.get().is_some() on:click=start>"Download GIF"</button>
             <span class="gif-progress" hidden=move || progress.get().is_none()>
-                <span>{move || format!("Encoding GIF… {}%", percent())}</span>
+                <span class="sentence">{move || format!("Encoding GIF… {}%", percent())}</span>
                 <progress max="100" value=percent aria-label="Encoding GIF"></progress>
                 <button type="button" node_ref=cancel_button on:click=cancel>"Cancel"</button>
             </span>
-            <span class="unit" role="status">{move || said.get()}</span>
+            <span class="unit sentence" role="status">{move || said.get()}</span>
         </div>
     }
 }

@@ -173,6 +173,6 @@ pub(super) fn HeadsPanel() -> impl IntoView {
             </figcaption>
         </figure>
         <ExportButtons name="model-attention" figure=".model-map"
-            caption=Callback::new(move |()| { let (l, h) = selected.get_untracked(); format!("stories260K, attention of layer {l}, head {h} over the reader's text") }) />
+            caption=Callback::new(move |()| { let (l, h) = selected.get_untracked(); format!("Attention weights of stories260K over the reader's text, layer {l}, head {h}") }) />
     }
 }

@@ -153,7 +153,7 @@ pub fn PrecisionWidget() -> impl IntoView {
             </div>
             <ExportButtons name="precision" figure=".precision-charts"
                 caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
-                    "Angle errors of m·θᵢ in {}, by plane at m = {} and by position, {}", s.format.as_str(), s.m, base_and_dim(s.base, s.dim)))) />
+                    "Angle errors of m·θᵢ by plane at m = {} and by position, angles in {}, {}", s.m, s.format.as_str(), base_and_dim(s.base, s.dim)))) />
             <h3>"The standard fixes, at m"</h3>
             <table class="fixes" data-testid="precision-fixes">
                 <thead><tr><th scope="col">"how the angles are computed"</th><th scope="col">"largest error"</th></tr></thead>

@@ -208,9 +208,9 @@ pub fn CompareChart(comparison: Memo<Option<Comparison>>, facts: Memo<Option<Com
             </svg>
             <figcaption class="legend">
                 <span><span class="legend-mark line original"></span>" original θᵢ"</span>
-                <span><span class="legend-mark line a"></span>" A: "{move || method.get().as_str()}</span>
+                <span><span class="legend-mark line a"></span>" A: "<span translate="no">{move || method.get().as_str()}</span></span>
                 {move || b_name.get().map(|name| view! {
-                    <span><span class="legend-mark line b"></span>" B: "{name}</span>
+                    <span><span class="legend-mark line b"></span>" B: "<span translate="no">{name}</span></span>
                 })}
                 {move || with_xpos.get().then(|| view! {
                     <span><span class="legend-mark line xpos"></span>" xPos (original θᵢ)"</span>

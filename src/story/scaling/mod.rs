@@ -268,10 +268,10 @@ pub fn ScalingWidget() -> impl IntoView {
                     // "before and after" only when there is an after: a chart with no method chosen
                     // shows the planes as they are.
                     let what = match s.scaling {
-                        ScalingMethod::None => "Each plane's wavelength, no context extension chosen".to_string(),
-                        _ => format!("Each plane's wavelength before and after {}", extension(s)),
+                        ScalingMethod::None => "Each plane's wavelength",
+                        _ => "Each plane's wavelength before and after context extension",
                     };
-                    format!("{what} (trained on {} tokens), {}", s.orig, base_and_dim(s.base, s.dim))
+                    format!("{what}, {}, trained on {} tokens, {}", extension(s), s.orig, base_and_dim(s.base, s.dim))
                 })) />
             <PlaneAngles planes />
 
@@ -359,7 +359,7 @@ pub fn ScalingWidget() -> impl IntoView {
             <CompareChart comparison facts method />
             <ExportButtons name="scaling-compare" figure=".compare-figure"
                 caption=Callback::new(move |()| lab.state.with_untracked(|s| format!(
-                    "Context extension compared: original θᵢ and {} (trained on {} tokens), {}", extension(s), s.orig, base_and_dim(s.base, s.dim)))) />
+                    "Context extension compared with the original θᵢ, {}, trained on {} tokens, {}", extension(s), s.orig, base_and_dim(s.base, s.dim)))) />
             <div class="readouts">
                 <Readout testid="scaling-compare-gap" label="largest difference of the two curves"
                     value=Signal::derive(move || facts.with(|f| f.as_ref().map(|f| f.largest_gap)))
@@ -434,10 +434,13 @@ fn ListField(param: &'static Param, label: &'static str) -> impl IntoView {
 }
 
 /// The context extension in effect, for a figure's caption: "yarn ×8", or none.
+/// The context extension of a caption: the method's name and its factor, each a part of its own
+/// (comma-separated), so that a caption's words are translated apart from the names.
 fn extension(s: &crate::state::LabState) -> String {
-    match s.scaling {
-        ScalingMethod::None => "no context extension".to_string(),
-        method => format!("{} ×{}", method.as_str(), s.factor.map_or_else(|| "default".to_string(), crate::charts::format::short_number)),
+    match (s.scaling, s.factor) {
+        (ScalingMethod::None, _) => "no context extension".to_string(),
+        (method, Some(factor)) => format!("{}, factor {}", method.label(), crate::charts::format::short_number(factor)),
+        (method, None) => format!("{}, its default factor", method.label()),
     }
 }
 

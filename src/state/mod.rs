@@ -26,7 +26,7 @@ mod shortest;
 pub use actions::shifted_patches;
 pub use change::{Change, PatchCoordinate};
 pub use derive::{Derived, Vectors};
-pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers, fmt_plain, Exp, Plain};
+pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers, fmt_plain, joined, Exp, Plain};
 pub use limits::*;
 pub use notes::{Notes, Notice, Reader};
 pub use param::Param;
@@ -235,14 +235,13 @@ impl LabState {
     /// defaults, in the table's order, so that shared links stay short.
     pub fn to_query(&self) -> String {
         let default = LabState::default();
-        param::ALL
-            .iter()
-            .filter_map(|p| {
+        format::joined(
+            &mut param::ALL.iter().filter_map(|p| {
                 let text = (p.text)(self);
                 (text != (p.text)(&default)).then(|| format!("{}={}", p.name, encode(&text)))
-            })
-            .collect::<Vec<_>>()
-            .join("&")
+            }),
+            "&",
+        )
     }
 
     /// Applies one typed change with the same validation as the URL; returns the corrections.
@@ -274,7 +273,10 @@ impl LabState {
     /// notice, and the whole page shows.
     pub fn check_embed(&mut self, known: &[&str]) -> Option<Notice> {
         let id = self.embed.take_if(|id| !known.contains(&id.as_str()))?;
-        let message = format!("embed '{id}' is not a widget id ({}); showing the whole page", known.join(", "));
+        let message = format!(
+            "embed '{id}' is not a widget id ({}); showing the whole page",
+            format::joined(&mut known.iter().map(|k| k.to_string()), ", ")
+        );
         Some(Notice { param: "embed", message, in_effect: String::new() })
     }
 

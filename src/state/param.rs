@@ -4,7 +4,7 @@
 //! `change.rs`. The README's "URL parameters" section documents each one.
 
 use super::change::{Change, PatchCoordinate};
-use super::format::{fmt_number, fmt_numbers};
+use super::format::{fmt_number, fmt_numbers, joined};
 use super::notes::Reader;
 use super::{LabState, Theme};
 use crate::i18n::Lang;
@@ -170,7 +170,7 @@ pub static HEAD: Param = Param { name: "head", parse: |r| r.integer().map(Change
 pub static OFF: Param = Param {
     name: "off",
     parse: |r| if r.raw.is_empty() { Some(Change::PlanesOff(Vec::new())) } else { r.list().map(Change::PlanesOff) },
-    text: |s| (0..super::MODEL_PLANES).filter(|i| s.planes_off & (1 << i) != 0).map(|i| i.to_string()).collect::<Vec<_>>().join(","),
+    text: |s| joined(&mut (0..super::MODEL_PLANES).filter(|i| s.planes_off & (1 << i) != 0).map(|i| i.to_string()), ","),
 };
 pub static OFFSET: Param = Param { name: "offset", parse: |r| r.integer().map(Change::Offset), text: |s| s.offset.to_string() };
 

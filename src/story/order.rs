@@ -7,7 +7,7 @@
 use crate::charts::format::{fixed, short_number};
 use crate::lab::use_lab;
 use crate::rope::{order_report, shuffle, Mask, PositionMode, TinyAttention, DOGS, MODEL_DIM, SENTENCE};
-use crate::state::{fmt_list, Change};
+use crate::state::{fmt_list, joined, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::controls::SelectControl;
 use crate::ui::formulas::{self, Formula};
@@ -21,7 +21,7 @@ pub const TITLE: &str = "Attention cannot see order";
 
 /// A vector's entries, short.
 fn entries(v: &[f64]) -> String {
-    v.iter().map(|x| short_number(*x)).collect::<Vec<_>>().join("  ")
+    joined(&mut v.iter().map(|x| short_number(*x)), "  ")
 }
 
 #[component]
@@ -84,7 +84,7 @@ pub fn OrderWidget() -> impl IntoView {
             </div>
             <div class="weight-bars" role="img"
                 aria-label=move || format!("Attention weights of “{}” (token {}): {}", SENTENCE[query.get()], query.get(),
-                    row.with(|r| r.iter().zip(SENTENCE).map(|(w, t)| format!("{t} {}", short_number(*w))).collect::<Vec<_>>().join(", ")))>
+                    row.with(|r| joined(&mut r.iter().zip(SENTENCE).map(|(w, t)| format!("{t} {}", short_number(*w))), ", ")))>
                 {SENTENCE.iter().enumerate().map(|(j, word)| view! {
                     <div class="weight-row" data-masked=move || masked(j).to_string()>
                         <span class="weight-token">{format!("{word} {j}")}</span>
@@ -128,7 +128,7 @@ pub fn OrderWidget() -> impl IntoView {
                     } />
             </div>
             <p class="explain">
-                "Shuffled: “" {move || report.with(|r| r.shuffled_words.join(" "))} "” "
+                "Shuffled: “" {move || report.with(|r| joined(&mut r.shuffled_words.iter().map(|w| w.to_string()), " "))} "” "
                 <button type="button" class="button-small" on:click=move |_| draw.update(|d| *d += 1)>"Shuffle again"</button>
             </p>
             <p class="explain">

@@ -38,7 +38,7 @@ pub fn FieldMessage(status: FieldStatus) -> impl IntoView {
     let messages = status.messages;
     view! {
         <p class="field-notice" id=status.id role="status" aria-live="polite">
-            {move || messages.get().join(" ")}
+            {move || messages.with(|m| crate::state::joined(&mut m.iter().cloned(), " "))}
         </p>
     }
 }

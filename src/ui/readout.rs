@@ -3,7 +3,7 @@
 
 use crate::charts::format::short_number;
 use crate::dom::size::{use_in_view, while_in_view};
-use crate::state::{fmt_f64, fmt_list};
+use crate::state::{fmt_f64, fmt_list, joined};
 use leptos::prelude::*;
 
 /// One number, e.g. the score. Shows an em dash, with no `data-value`, if there is none.
@@ -54,8 +54,7 @@ pub fn ListReadout(testid: &'static str, label: &'static str, #[prop(into)] valu
     // The readable value follows every change; the text on screen (hundreds of formatted
     // numbers at large d) only while it can be seen (not in a closed list, not far off screen).
     let output = NodeRef::<leptos::html::Output>::new();
-    let text =
-        while_in_view(use_in_view(output), move || values.with(|v| v.iter().map(|x| short_number(*x)).collect::<Vec<_>>().join(", ")));
+    let text = while_in_view(use_in_view(output), move || values.with(|v| joined(&mut v.iter().map(|x| short_number(*x)), ", ")));
     view! {
         <div class="list-readout">
             <span class="readout-label">{label}</span>

@@ -124,9 +124,11 @@ node-deps:
 
 ## Chromium and its driver; poppler's pdfimages, with which print.spec.mjs reads the figures out
 ## of the page printed to PDF.
+# With the fonts a reader's system has for Chinese and Japanese (Noto CJK), so that the tests
+# measure and the screenshots show those languages as readers see them, not as empty boxes.
 chromium:
-	@[ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ] && command -v pdfimages >/dev/null \
-	  || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils; }
+	@[ -x $(CHROMIUM) ] && [ -x $(CHROMEDRIVER) ] && command -v pdfimages >/dev/null && fc-list :lang=ja | grep -q . \
+	  || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils fonts-noto-cjk; }
 
 clean:
 	cargo clean

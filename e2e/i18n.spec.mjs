@@ -4,7 +4,12 @@
 // the page writes later translated too, the state and the reader's place kept through a
 // switch, `<html lang>`, and every data-value the same in every language.
 import { test as bare } from '@playwright/test';
-import { test, expect, open, caughtUp, WORKER_BLOCKED } from './fixtures.mjs';
+import { test, expect, open, caughtUp, screenshotWholePage, WORKER_BLOCKED } from './fixtures.mjs';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const screenshots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+mkdirSync(screenshots, { recursive: true });
 
 // What each language's page says in its header and contents (its catalogue, src/i18n/locales).
 const SAYS = {
@@ -132,6 +137,102 @@ for (const lang of ['es', 'zh-CN', 'ja']) {
     expect(await leftInEnglish(page)).toEqual([]);
   });
 }
+
+/** What the page cuts off: elements whose text is wider than they are (a label, a button, a
+ * table cell, a readout), and the page wider than the screen. */
+async function cutOff(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('button, label, summary, th, td, .readout, .control, .toc a, h1, h2, h3, .explain, figcaption, .notice')) {
+      if (el.closest('[hidden], .visually-hidden') || el.getClientRects().length === 0) continue;
+      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible') {
+        out.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}" ${el.scrollWidth}>${el.clientWidth}`);
+      }
+    }
+    const over = document.documentElement.scrollWidth - window.innerWidth;
+    if (over > 0) out.push(`the page, ${over} px wider than the screen`);
+    return out;
+  });
+}
+
+// CJK text in the system's fonts (nothing downloaded), lines broken where the languages break
+// them: nothing cut off or wider than a phone, nor in presenter mode's large type. Screenshots
+// of each language at 1280 and 390 px, light and dark (e2e/screenshots/lang-*).
+for (const lang of ['es', 'zh-CN', 'ja']) {
+  test(`lang=${lang} fits a phone and presenter mode, in the system's fonts`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const fonts = [];
+    page.on('request', (r) => { if (r.resourceType() === 'font' || /\.(woff2?|ttf|otf)(\?|$)/.test(r.url())) fonts.push(r.url()); });
+    for (const [width, height] of [[390, 844], [1280, 720]]) {
+      for (const theme of ['light', 'dark']) {
+        await page.setViewportSize({ width, height });
+        await open(page, `/?lang=${lang}&theme=${theme}&dim=16&m=7&n=3`);
+        await inLanguage(page, lang);
+        await scrollThrough(page);
+        expect(await cutOff(page), `${width} px, ${theme}`).toEqual([]);
+        await screenshotWholePage(page, `${screenshots}lang-${lang}-${width}-${theme}.png`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await open(page, `/?lang=${lang}&present=1&dim=16#clocks`);
+    await inLanguage(page, lang);
+    await scrollThrough(page);
+    expect(await cutOff(page), 'presenter mode').toEqual([]);
+    await page.evaluate(() => document.getElementById('clocks').scrollIntoView());
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `${screenshots}lang-${lang}-present.png` });
+    expect(fonts, 'fonts downloaded').toEqual([]);
+  });
+}
+
+test('the take-aways in Japanese: every PNG and GIF draws its words in it', async ({ page }) => {
+  test.setTimeout(240_000);
+  // A context extension chosen, so that its figures say which.
+  await open(page, '/?dim=16&m=7&n=3&scaling=yarn&factor=4&lang=ja');
+  await inLanguage(page, 'ja');
+  // What the page draws on a canvas, line by line.
+  await page.evaluate(() => {
+    window.drawnLines = [];
+    const fill = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+      window.drawnLines.push(String(text));
+      return fill.call(this, text, ...rest);
+    };
+  });
+  const japanese = /[\u3040-\u30ff\u4e00-\u9fff]/;
+  const captions = async () => (await page.evaluate(() => window.drawnLines.splice(0))).filter((t) => t.startsWith('RoPE Lab · '));
+  // Every figure's PNG (the first button of each group: its name is in Japanese too).
+  const groups = page.locator('[data-widget] .export[data-figure]');
+  const count = await groups.count();
+  expect(count, 'figures with a PNG button').toBeGreaterThan(10);
+  for (let i = 0; i < count; i++) {
+    const group = groups.nth(i);
+    await group.evaluate((g) => {
+      g.closest('details')?.setAttribute('open', '');
+      g.closest('[data-widget]').scrollIntoView({ block: 'start' });
+    });
+    await group.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    const [download] = await Promise.all([page.waitForEvent('download'), group.locator('button').first().click()]);
+    const name = download.suggestedFilename();
+    const [caption, ...more] = await captions();
+    expect(more, `${name}: one caption`).toEqual([]);
+    expect(caption, `${name}: its caption in Japanese`).toMatch(japanese);
+  }
+  // The three animated GIFs: their captions in Japanese, frame by frame.
+  for (const name of ['clocks', 'frequencies', 'decay']) {
+    const group = page.locator(`[data-widget="${name}"] .export:not([data-figure])`);
+    await group.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), group.locator('button').first().click()]);
+    expect(download.suggestedFilename()).toBe(`rope-lab-${name}.gif`);
+    const drawn = await captions();
+    expect(drawn.length, `${name}: a caption per frame`).toBeGreaterThan(10);
+    for (const caption of drawn) expect(caption, `${name}: its caption in Japanese`).toMatch(japanese);
+  }
+  // No part of a caption, legend or axis left in English.
+  expect(await leftInEnglish(page)).toEqual([]);
+});
 
 test('the built-in lesson in Spanish, and a lesson file that gives its captions in several languages', async ({ page }) => {
   await page.goto('/?lesson=intro&lang=es');

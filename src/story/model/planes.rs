@@ -37,6 +37,13 @@ fn percent(share: f64) -> String {
     format!("{}%", fixed(share * 100.0, 0))
 }
 
+/// A bar's length as a share of its full length (`--share`, which the style sheet multiplies by
+/// a length in rem): not a percentage of its cell, which the table would size without the bar
+/// and then overflow with it. Set through the CSSOM, as a strict style-src allows.
+fn bar_length(share: f64) -> String {
+    fixed(share, 3)
+}
+
 fn two(v: f64) -> String {
     fixed(v, 3)
 }
@@ -139,13 +146,13 @@ pub(super) fn PlanesPanel() -> impl IntoView {
                     let one = pair.get().and_then(|(_, _, why)| why)?;
                     let all = mean.get()?;
                     let widest = one.difference.iter().chain(&all.difference).fold(1e-12f64, |m, v| m.max(v.abs()));
-                    let bar = move |d: f64| view! { <span class="why-bar" class:negative=d < 0.0 style:width=percent(d.abs() / widest)></span>{signed(d, 2)} };
+                    let bar = move |d: f64| view! { <span class="why-bar" class:negative=d < 0.0 style=("--share", bar_length(d.abs() / widest))></span>{signed(d, 2)} };
                     Some((0..one.difference.len()).map(|i| view! {
                         <tr>
                             <th scope="row">{i}</th>
                             <td>{bar(one.difference[i])}</td>
                             <td>{bar(all.difference[i])}</td>
-                            <td><span class="why-bar share" style:width=percent(all.magnitude[i])></span>{percent(all.magnitude[i])}</td>
+                            <td><span class="why-bar share" style=("--share", bar_length(all.magnitude[i]))></span>{percent(all.magnitude[i])}</td>
                         </tr>
                     }).collect_view())
                 }}

@@ -124,7 +124,11 @@ pub(super) fn translate_unit(nodes: &[JsValue]) {
             let translated: Vec<&str> = text.split(JOIN).collect();
             if translated.len() == runs.len() {
                 for ((run, piece), text) in runs.iter().zip(&pieces).zip(translated) {
-                    if worded(piece) {
+                    // A piece without words is as the page wrote it, unless the translation
+                    // gives it punctuation of its own (Japanese "。" for ". ") and it holds no
+                    // number to keep.
+                    let punctuated = !text.is_empty() && !piece.bytes().any(|b| b.is_ascii_digit());
+                    if worded(piece) || punctuated {
                         put(run, text, true, None);
                     } else {
                         numbers(run, piece);

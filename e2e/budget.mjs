@@ -201,7 +201,7 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // reads captions by language (34.0 KB); an English first visit carries the canvas hook and the
 // chapters' sentences marked for translation: 199.3 KB (+3.7 KB over issue 48's 195.6; the
 // issue allows 2), whole page 738.9 KB. Budgets: first visit 199.5 KB, whole page 740 KB.
-// 2026-12-07, issue 49's 2 KB: the allocator talc (called, not inlined) for Rust's dlmalloc
+// 2026-12-07, issue 49's 2 KB: the allocator talc for Rust's dlmalloc
 // (0.3 KB), one join function for the standard library's (one copy per type of part and
 // separator, 0.5 KB), Phi-3's long factors as f32 data rather than f64 code, the switch's options
 // as one piece of HTML and the part's callback a plain function, the browser's language read as

@@ -433,8 +433,7 @@ fn ListField(param: &'static Param, label: &'static str) -> impl IntoView {
     }
 }
 
-/// The context extension in effect, for a figure's caption: "yarn ×8", or none.
-/// The context extension of a caption: the method's name and its factor, each a part of its own
+/// The context extension in effect, for a figure's caption: the method's name and its factor, each a part of its own
 /// (comma-separated), so that a caption's words are translated apart from the names.
 fn extension(s: &crate::state::LabState) -> String {
     match (s.scaling, s.factor) {

@@ -15,11 +15,19 @@
 //! The model's files are never part of the repository: the build packs them from
 //! `$ROPELAB_MODEL_DIR` or `../shared/models/stories260K/`.
 
+pub mod bpe;
 pub mod checkpoint;
 pub mod forward;
+pub mod gguf;
 pub mod hooks;
+pub mod llama;
 pub mod reading;
 pub mod tokenizer;
+
+/// How a matrix is stored (ggml's formats), from the kernels that multiply by it.
+pub mod quant {
+    pub use rope_lab_kernels::quant::{dequantize_row, f16_to_f32, matmul, Format as TensorKind, BLOCK};
+}
 
 pub use checkpoint::{pack, Config, Weights, PACKED_MAGIC};
 pub use forward::{Model, Session};
@@ -47,6 +55,19 @@ pub enum ModelError {
     NotFinite { what: &'static str },
     /// Bytes left over after the last tensor: not the file this reader expects.
     TrailingBytes(usize),
+    /// The file does not start with GGUF's magic number.
+    NotGguf,
+    /// A tensor of the table cannot be read: `why` says what is wrong with it.
+    BadTensor { name: String, why: &'static str },
+    /// Something the file uses that this reader does not (an architecture, a tensor type, a
+    /// tokenizer), named so that a notice can say which.
+    Unsupported { what: &'static str, name: String },
+    /// A metadata key or tensor the model needs is not in the file.
+    Missing { what: &'static str },
+    /// A tensor the model needs is not in the file, or not of the shape the metadata implies.
+    MissingTensor(String),
+    /// The tokenizer's vocabulary and the embedding disagree in size.
+    VocabMismatch { tokenizer: usize, embedding: usize },
 }
 
 impl fmt::Display for ModelError {
@@ -58,6 +79,14 @@ impl fmt::Display for ModelError {
             ModelError::BadPiece { index } => write!(f, "tokenizer piece {index} is malformed"),
             ModelError::NotFinite { what } => write!(f, "{what} holds a number that is not finite"),
             ModelError::TrailingBytes(n) => write!(f, "{n} bytes left after the last tensor"),
+            ModelError::NotGguf => f.write_str("not a GGUF file"),
+            ModelError::BadTensor { name, why } => write!(f, "tensor {name} {why}"),
+            ModelError::Unsupported { what, name } => write!(f, "{what} {name} is not supported"),
+            ModelError::Missing { what } => write!(f, "the file has no {what}"),
+            ModelError::MissingTensor(name) => write!(f, "tensor {name} is missing or has the wrong shape"),
+            ModelError::VocabMismatch { tokenizer, embedding } => {
+                write!(f, "the tokenizer has {tokenizer} tokens but the embedding {embedding}")
+            }
         }
     }
 }
@@ -86,6 +115,28 @@ impl<'a> Bytes<'a> {
     pub(crate) fn i32(&mut self, what: &'static str) -> Result<i32, ModelError> {
         let b = self.take(4, what)?;
         Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    pub(crate) fn u32(&mut self, what: &'static str) -> Result<u32, ModelError> {
+        Ok(u32::from_le_bytes(self.array(what)?))
+    }
+
+    pub(crate) fn u64(&mut self, what: &'static str) -> Result<u64, ModelError> {
+        Ok(u64::from_le_bytes(self.array(what)?))
+    }
+
+    pub(crate) fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], ModelError> {
+        let mut out = [0u8; N];
+        out.copy_from_slice(self.take(N, what)?);
+        Ok(out)
+    }
+
+    /// GGUF's string: a u64 length, then that many bytes of UTF-8.
+    pub(crate) fn string(&mut self, what: &'static str) -> Result<String, ModelError> {
+        let len = self.u64(what)?;
+        let len = usize::try_from(len).map_err(|_| ModelError::Truncated { what })?;
+        let bytes = self.take(len, what)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| ModelError::BadHeader { field: what, value: len as i64 })
     }
 
     pub(crate) fn f32(&mut self, what: &'static str) -> Result<f32, ModelError> {

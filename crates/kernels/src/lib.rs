@@ -5,6 +5,8 @@
 //! three times slower. In the browser they use WebAssembly's 128-bit SIMD, four products at a
 //! time, enabled for these functions only.
 
+pub mod quant;
+
 /// `out[r] = Σᵢ w[r·n + i] · x[i]` for `w` of `out.len()` rows of `n = x.len()` numbers.
 pub fn matvec(out: &mut [f32], w: &[f32], x: &[f32]) {
     #[cfg(target_arch = "wasm32")]
@@ -36,6 +38,24 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     let tail = n - n % 4;
     let rest: f32 = a[tail..].iter().zip(&b[tail..]).map(|(x, y)| x * y).sum();
     (acc[0] + acc[1]) + (acc[2] + acc[3]) + rest
+}
+
+/// The dot products of four rows (`rows`: four rows of `x.len()` numbers one after another)
+/// with `x`: `x` is read once for the four.
+pub fn dot4(rows: &[f32], x: &[f32]) -> [f32; 4] {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: as `matvec`'s; the function only reads the slices, within their lengths.
+        unsafe { simd::dot4(rows, x) }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let n = x.len();
+        let (r0, rest) = rows.split_at(n);
+        let (r1, rest) = rest.split_at(n);
+        let (r2, r3) = rest.split_at(n);
+        [dot(r0, x), dot(r1, x), dot(r2, x), dot(&r3[..n], x)]
+    }
 }
 
 /// One head's causal attention for one query: `att[t] = softmax_t(q · k_t · scale)` over the
@@ -106,6 +126,37 @@ mod simd {
             }
             *o = sum;
         }
+    }
+
+    #[target_feature(enable = "simd128")]
+    pub unsafe fn dot4(rows: &[f32], x: &[f32]) -> [f32; 4] {
+        let n = x.len();
+        assert!(rows.len() >= 4 * n);
+        let lanes = n - n % 4;
+        let p = rows.as_ptr();
+        let xp = x.as_ptr();
+        let (mut a0, mut a1, mut a2, mut a3) = (f32x4_splat(0.0), f32x4_splat(0.0), f32x4_splat(0.0), f32x4_splat(0.0));
+        let mut i = 0;
+        while i < lanes {
+            // SAFETY: i + 4 <= n, and row j's numbers are at j·n..(j + 1)·n <= rows.len().
+            unsafe {
+                let v = v128_load(xp.add(i) as *const v128);
+                a0 = f32x4_add(a0, f32x4_mul(v128_load(p.add(i) as *const v128), v));
+                a1 = f32x4_add(a1, f32x4_mul(v128_load(p.add(n + i) as *const v128), v));
+                a2 = f32x4_add(a2, f32x4_mul(v128_load(p.add(2 * n + i) as *const v128), v));
+                a3 = f32x4_add(a3, f32x4_mul(v128_load(p.add(3 * n + i) as *const v128), v));
+            }
+            i += 4;
+        }
+        let sum =
+            |a: v128| (f32x4_extract_lane::<0>(a) + f32x4_extract_lane::<1>(a)) + (f32x4_extract_lane::<2>(a) + f32x4_extract_lane::<3>(a));
+        let mut out = [sum(a0), sum(a1), sum(a2), sum(a3)];
+        for j in lanes..n {
+            for (r, o) in out.iter_mut().enumerate() {
+                *o += rows[r * n + j] * x[j];
+            }
+        }
+        out
     }
 }
 

@@ -1,0 +1,612 @@
+//! A llama-architecture model from a GGUF file (Llama 1-3, SmolLM2, TinyLlama, ...) as
+//! llama.cpp runs it: RMSNorm, grouped-query attention with RoPE in the GGUF layout (the
+//! converter permuted q and k so that plane i of a head is dimensions (2i, 2i + 1), the layouts
+//! chapter's interleaved layout), SwiGLU, a tied or separate classifier. The weights stay in
+//! the file's bytes in the file's formats ([`super::quant`]); a text is read as a batch, a layer
+//! at a time ([`LlamaModel::advance`]), so a worker can report progress and hear a cancel
+//! between layers, with the page's two hooks: planes left unrotated and every position shifted.
+//!
+//! What a reading keeps is what the views need, not every attention map: each head's mean
+//! attention to the previous and to the first token, each plane's mean |q| and |k|, every
+//! position's loss and top candidates, the rotated q and k (from which one head's map is
+//! computed when the reader picks it).
+
+use super::bpe::BpeTokenizer;
+use super::gguf::Gguf;
+use super::quant::{dequantize_row, matmul, TensorKind};
+use super::ModelError;
+
+/// Limits a file's shape must keep (far above any model a tab can hold): a hostile header
+/// cannot make the reader allocate without bound.
+const MAX_DIM: usize = 1 << 15;
+const MAX_LAYERS: usize = 256;
+const MAX_HEADS: usize = 256;
+/// Planes a head may have: the hooks' mask is 128 bits (head size 256).
+pub const MAX_PLANES: usize = 128;
+/// Positions whose logits are computed together (a block of the classifier's work).
+const LOGIT_CHUNK: usize = 32;
+/// Candidates kept per position.
+pub const TOP: usize = 5;
+
+/// A model's shape and RoPE, from the file's metadata (`llama.*`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlamaConfig {
+    pub architecture: String,
+    pub dim: usize,
+    pub hidden_dim: usize,
+    pub n_layers: usize,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub head_dim: usize,
+    /// Dimensions of each head that rotate (`rope.dimension_count`): 2 · planes.
+    pub rope_dims: usize,
+    pub vocab_size: usize,
+    /// The context the model was trained on (`context_length`).
+    pub context: usize,
+    pub rope_base: f64,
+    pub norm_eps: f32,
+    /// `rope.scaling.type`, when the file names one other than `none`.
+    pub rope_scaling: Option<String>,
+}
+
+impl LlamaConfig {
+    /// Rotation planes per head.
+    pub fn planes(&self) -> usize {
+        self.rope_dims / 2
+    }
+
+    pub fn kv_dim(&self) -> usize {
+        self.n_kv_heads * self.head_dim
+    }
+
+    pub fn q_dim(&self) -> usize {
+        self.n_heads * self.head_dim
+    }
+
+    /// Query heads per key/value head.
+    pub fn group(&self) -> usize {
+        self.n_heads / self.n_kv_heads
+    }
+
+    /// The shape a GGUF file's metadata gives, checked; an architecture other than `llama` is
+    /// [`ModelError::Unsupported`].
+    pub fn from_gguf(file: &Gguf) -> Result<LlamaConfig, ModelError> {
+        let architecture =
+            file.get("general.architecture").and_then(|v| v.as_str()).ok_or(ModelError::Missing { what: "general.architecture" })?;
+        if architecture != "llama" {
+            return Err(ModelError::Unsupported { what: "architecture", name: architecture.to_string() });
+        }
+        let key = |k: &str| file.get(&format!("llama.{k}"));
+        let size = |k: &'static str, max: usize| -> Result<usize, ModelError> {
+            let v = key(k).ok_or(ModelError::Missing { what: k })?;
+            v.as_usize().filter(|&n| n >= 1 && n <= max).ok_or(ModelError::BadHeader { field: k, value: v.as_f64().unwrap_or(-1.0) as i64 })
+        };
+        let dim = size("embedding_length", MAX_DIM)?;
+        let hidden_dim = size("feed_forward_length", 4 * MAX_DIM)?;
+        let n_layers = size("block_count", MAX_LAYERS)?;
+        let n_heads = size("attention.head_count", MAX_HEADS)?;
+        let n_kv_heads = if key("attention.head_count_kv").is_some() { size("attention.head_count_kv", MAX_HEADS)? } else { n_heads };
+        let head_dim = if key("attention.key_length").is_some() { size("attention.key_length", 2 * MAX_PLANES)? } else { dim / n_heads };
+        let rope_dims = if key("rope.dimension_count").is_some() { size("rope.dimension_count", 2 * MAX_PLANES)? } else { head_dim };
+        let context = size("context_length", 1 << 24)?;
+        let bad = |field: &'static str, value: usize| ModelError::BadHeader { field, value: value as i64 };
+        if n_heads % n_kv_heads != 0 {
+            return Err(bad("attention.head_count_kv", n_kv_heads));
+        }
+        if head_dim == 0 || head_dim % 2 != 0 || head_dim > 2 * MAX_PLANES {
+            return Err(bad("attention.key_length", head_dim));
+        }
+        if rope_dims % 2 != 0 || rope_dims > head_dim {
+            return Err(bad("rope.dimension_count", rope_dims));
+        }
+        let rope_base = key("rope.freq_base").and_then(|v| v.as_f64()).unwrap_or(10_000.0);
+        if !(rope_base.is_finite() && rope_base > 1.0) {
+            return Err(bad("rope.freq_base", rope_base as usize));
+        }
+        let norm_eps = key("attention.layer_norm_rms_epsilon").and_then(|v| v.as_f64()).unwrap_or(1e-5) as f32;
+        if !(norm_eps.is_finite() && norm_eps > 0.0) {
+            return Err(bad("attention.layer_norm_rms_epsilon", 0));
+        }
+        let rope_scaling = key("rope.scaling.type").and_then(|v| v.as_str()).filter(|t| *t != "none").map(str::to_string);
+        // The vocabulary's size is the embedding's (checked against the tokenizer by the model).
+        let vocab_size = file
+            .tensor("token_embd.weight")
+            .and_then(|t| t.dims.get(1).copied())
+            .ok_or(ModelError::MissingTensor("token_embd.weight".into()))?;
+        Ok(LlamaConfig {
+            architecture: architecture.to_string(),
+            dim,
+            hidden_dim,
+            n_layers,
+            n_heads,
+            n_kv_heads,
+            head_dim,
+            rope_dims,
+            vocab_size,
+            context,
+            rope_base,
+            norm_eps,
+            rope_scaling,
+        })
+    }
+}
+
+/// A matrix of the file: `rows` rows of `cols` numbers stored in `kind` at `start`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Matrix {
+    pub kind: TensorKind,
+    pub rows: usize,
+    pub cols: usize,
+    start: usize,
+    len: usize,
+}
+
+#[derive(Debug, Clone)]
+struct Layer {
+    attn_norm: Vec<f32>,
+    q: Matrix,
+    k: Matrix,
+    v: Matrix,
+    o: Matrix,
+    ffn_norm: Vec<f32>,
+    gate: Matrix,
+    up: Matrix,
+    down: Matrix,
+}
+
+/// A loaded model: the file's bytes, where its tensors are, its tokenizer.
+#[derive(Debug, Clone)]
+pub struct LlamaModel {
+    pub config: LlamaConfig,
+    pub tokenizer: BpeTokenizer,
+    /// Whether a text starts with BOS (`tokenizer.ggml.add_bos_token`).
+    pub add_bos: bool,
+    file: Vec<u8>,
+    embedding: Matrix,
+    output: Matrix,
+    output_norm: Vec<f32>,
+    layers: Vec<Layer>,
+    inv_freq: Vec<f64>,
+}
+
+/// The page's two hooks on the rotation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Hooks {
+    /// Added to every position (0 as in training).
+    pub offset: u64,
+    /// Bit i set: plane i of every head's q and k is left unrotated, in every layer.
+    pub off: u128,
+}
+
+impl Hooks {
+    pub fn turns(&self, plane: usize) -> bool {
+        plane >= MAX_PLANES || self.off & (1u128 << plane) == 0
+    }
+
+    /// The same with planes `from..to` (also) off.
+    pub fn with_off(self, planes: std::ops::Range<usize>) -> Hooks {
+        let mut off = self.off;
+        for p in planes.filter(|&p| p < MAX_PLANES) {
+            off |= 1u128 << p;
+        }
+        Hooks { off, ..self }
+    }
+}
+
+impl LlamaModel {
+    /// The model in a GGUF file's bytes (kept: the weights are read from them).
+    pub fn from_gguf(file: Vec<u8>) -> Result<LlamaModel, ModelError> {
+        let gguf = Gguf::read(&file)?;
+        let config = LlamaConfig::from_gguf(&gguf)?;
+        let tokenizer = BpeTokenizer::from_gguf(&gguf)?;
+        if tokenizer.vocab_size() != config.vocab_size {
+            return Err(ModelError::VocabMismatch { tokenizer: tokenizer.vocab_size(), embedding: config.vocab_size });
+        }
+        let c = &config;
+        let matrix = |name: &str, cols: usize, rows: usize| -> Result<Matrix, ModelError> {
+            let t = gguf.tensor(name).filter(|t| t.dims == [cols, rows]).ok_or_else(|| ModelError::MissingTensor(name.to_string()))?;
+            Ok(Matrix { kind: t.kind, rows, cols, start: t.start, len: t.len })
+        };
+        let vector = |name: &str, n: usize| -> Result<Vec<f32>, ModelError> {
+            let t = gguf.tensor(name).filter(|t| t.dims == [n]).ok_or_else(|| ModelError::MissingTensor(name.to_string()))?;
+            let mut out = vec![0f32; n];
+            dequantize_row(t.kind, &file[t.start..][..t.len], &mut out);
+            if out.iter().any(|v| !v.is_finite()) {
+                return Err(ModelError::NotFinite { what: "a norm's weights" });
+            }
+            Ok(out)
+        };
+        let embedding = matrix("token_embd.weight", c.dim, c.vocab_size)?;
+        let output = if gguf.tensor("output.weight").is_some() { matrix("output.weight", c.dim, c.vocab_size)? } else { embedding };
+        let mut layers = Vec::with_capacity(c.n_layers);
+        for l in 0..c.n_layers {
+            let name = |n: &str| format!("blk.{l}.{n}.weight");
+            layers.push(Layer {
+                attn_norm: vector(&name("attn_norm"), c.dim)?,
+                q: matrix(&name("attn_q"), c.dim, c.q_dim())?,
+                k: matrix(&name("attn_k"), c.dim, c.kv_dim())?,
+                v: matrix(&name("attn_v"), c.dim, c.kv_dim())?,
+                o: matrix(&name("attn_output"), c.q_dim(), c.dim)?,
+                ffn_norm: vector(&name("ffn_norm"), c.dim)?,
+                gate: matrix(&name("ffn_gate"), c.dim, c.hidden_dim)?,
+                up: matrix(&name("ffn_up"), c.dim, c.hidden_dim)?,
+                down: matrix(&name("ffn_down"), c.hidden_dim, c.dim)?,
+            });
+        }
+        let output_norm = vector("output_norm.weight", c.dim)?;
+        let add_bos = gguf.get("tokenizer.ggml.add_bos_token").and_then(|v| v.as_bool()).unwrap_or(false);
+        // θᵢ = base^(−2i/head_dim) over the rotating planes (llama.cpp's `theta_scale`).
+        let inv_freq = crate::rope::default_inv_freq(c.rope_base.ln(), c.rope_dims, c.planes());
+        Ok(LlamaModel { config, tokenizer, add_bos, file, embedding, output, output_norm, layers, inv_freq })
+    }
+
+    /// θᵢ of each plane, radians per token.
+    pub fn inv_freq(&self) -> &[f64] {
+        &self.inv_freq
+    }
+
+    /// `text` as the model reads it: BOS first when the file asks for it.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut ids: Vec<u32> = self.add_bos.then_some(self.tokenizer.bos).flatten().into_iter().collect();
+        ids.extend(self.tokenizer.encode(text));
+        ids
+    }
+
+    fn bytes(&self, m: &Matrix) -> &[u8] {
+        &self.file[m.start..][..m.len]
+    }
+
+    /// `out = x · Mᵀ` for a batch `x` of vectors of `m.cols` numbers.
+    fn apply(&self, m: &Matrix, x: &[f32]) -> Vec<f32> {
+        let tokens = x.len() / m.cols;
+        let mut out = vec![0f32; tokens * m.rows];
+        matmul(m.kind, self.bytes(m), m.rows, m.cols, x, &mut out);
+        out
+    }
+
+    /// The cosine and sine of each plane's angle at `position` (shifted by the offset); (1, 0)
+    /// for a plane switched off. The angle is computed in f64: at a position of a million, f32
+    /// would be off by a hundredth of a radian.
+    fn rotation(&self, hooks: Hooks, position: usize) -> Vec<(f32, f32)> {
+        let absolute = hooks.offset as f64 + position as f64;
+        self.inv_freq
+            .iter()
+            .enumerate()
+            .map(|(plane, theta)| {
+                if hooks.turns(plane) {
+                    let angle = absolute * theta;
+                    (angle.cos() as f32, angle.sin() as f32)
+                } else {
+                    (1.0, 0.0)
+                }
+            })
+            .collect()
+    }
+
+    /// Starts reading `tokens` under `hooks`; `keep` says whether to keep what the views need
+    /// beyond the losses (each head's means, q and k). Nothing is computed until
+    /// [`LlamaModel::advance`].
+    pub fn begin(&self, tokens: &[u32], hooks: Hooks, keep: bool) -> Reading {
+        let c = &self.config;
+        let tokens: Vec<u32> = tokens.iter().map(|&t| t.min(c.vocab_size as u32 - 1)).collect();
+        let n = tokens.len();
+        let mut x = vec![0f32; n * c.dim];
+        for (t, &id) in tokens.iter().enumerate() {
+            let row = self.bytes(&self.embedding);
+            let bytes = self.embedding.kind.row_bytes(c.dim);
+            dequantize_row(self.embedding.kind, &row[id as usize * bytes..][..bytes], &mut x[t * c.dim..][..c.dim]);
+        }
+        Reading {
+            hooks,
+            keep,
+            x,
+            layer: 0,
+            n_layers: c.n_layers,
+            logits_done: 0,
+            losses: vec![0.0; n],
+            top: Vec::with_capacity(n),
+            prev: if keep { vec![0.0; c.n_layers * c.n_heads] } else { Vec::new() },
+            first: if keep { vec![0.0; c.n_layers * c.n_heads] } else { Vec::new() },
+            q_norm: if keep { vec![0.0; c.n_layers * c.n_heads * c.planes()] } else { Vec::new() },
+            k_norm: if keep { vec![0.0; c.n_layers * c.n_kv_heads * c.planes()] } else { Vec::new() },
+            q: if keep { Vec::with_capacity(c.n_layers * n * c.q_dim()) } else { Vec::new() },
+            cache: Cache { keys: vec![Vec::new(); c.n_layers], values: vec![Vec::new(); c.n_layers], len: 0 },
+            tokens,
+        }
+    }
+
+    /// One step of a reading: a layer, or a block of positions' logits once the layers are
+    /// done. Returns false when the reading is complete.
+    pub fn advance(&self, r: &mut Reading) -> bool {
+        let c = &self.config;
+        if r.layer < c.n_layers {
+            let layer = r.layer;
+            let mut x = std::mem::take(&mut r.x);
+            let mut cache = std::mem::take(&mut r.cache);
+            self.layer(layer, &mut x, &mut cache, r.hooks, Some(r));
+            r.x = x;
+            r.cache = cache;
+            r.layer += 1;
+            if r.layer == c.n_layers {
+                let mut normed = vec![0f32; r.x.len()];
+                for (o, x) in normed.chunks_exact_mut(c.dim).zip(r.x.chunks_exact(c.dim)) {
+                    rope_lab_kernels::rmsnorm(o, x, &self.output_norm, c.norm_eps);
+                }
+                r.x = normed;
+                r.cache.len = r.tokens.len();
+            }
+            return true;
+        }
+        let n = r.tokens.len();
+        if r.logits_done >= n {
+            return false;
+        }
+        let from = r.logits_done;
+        let to = (from + LOGIT_CHUNK).min(n);
+        let logits = self.apply(&self.output, &r.x[from * c.dim..to * c.dim]);
+        for (i, row) in logits.chunks_exact(c.vocab_size).enumerate() {
+            let t = from + i;
+            if let Some(&next) = r.tokens.get(t + 1) {
+                r.losses[t + 1] = super::reading::cross_entropy(row, next) as f32;
+            }
+            r.top.push(top_k(row));
+        }
+        r.logits_done = to;
+        r.logits_done < n
+    }
+
+    /// A whole reading at once.
+    pub fn read(&self, tokens: &[u32], hooks: Hooks, keep: bool) -> Reading {
+        let mut r = self.begin(tokens, hooks, keep);
+        while self.advance(&mut r) {}
+        r
+    }
+
+    /// The mean loss of `tokens` under `hooks`, keeping nothing else.
+    pub fn loss(&self, tokens: &[u32], hooks: Hooks) -> f64 {
+        self.read(tokens, hooks, false).loss()
+    }
+
+    /// Feeds one more token after a finished reading (a continuation) and returns its logits.
+    pub fn feed(&self, r: &mut Reading, token: u32) -> Vec<f32> {
+        let c = &self.config;
+        let token = token.min(c.vocab_size as u32 - 1);
+        let mut x = vec![0f32; c.dim];
+        let bytes = self.embedding.kind.row_bytes(c.dim);
+        dequantize_row(self.embedding.kind, &self.bytes(&self.embedding)[token as usize * bytes..][..bytes], &mut x);
+        for layer in 0..c.n_layers {
+            self.layer(layer, &mut x, &mut r.cache, r.hooks, None);
+        }
+        r.cache.len += 1;
+        let mut normed = vec![0f32; c.dim];
+        rope_lab_kernels::rmsnorm(&mut normed, &x, &self.output_norm, c.norm_eps);
+        self.apply(&self.output, &normed)
+    }
+
+    /// One transformer block over the batch `x` (positions `cache.len ..`), writing its keys
+    /// and values to the cache; `keep` records what the views need.
+    fn layer(&self, l: usize, x: &mut [f32], cache: &mut Cache, hooks: Hooks, mut keep: Option<&mut Reading>) {
+        let c = &self.config;
+        let w = &self.layers[l];
+        let (dim, hd) = (c.dim, c.head_dim);
+        let n = x.len() / dim;
+        let start = cache.len;
+        let mut normed = vec![0f32; x.len()];
+        for (o, x) in normed.chunks_exact_mut(dim).zip(x.chunks_exact(dim)) {
+            rope_lab_kernels::rmsnorm(o, x, &w.attn_norm, c.norm_eps);
+        }
+        let mut q = self.apply(&w.q, &normed);
+        let mut k = self.apply(&w.k, &normed);
+        let v = self.apply(&w.v, &normed);
+        for t in 0..n {
+            let rotation = self.rotation(hooks, start + t);
+            rotate(&mut q[t * c.q_dim()..][..c.q_dim()], hd, &rotation);
+            rotate(&mut k[t * c.kv_dim()..][..c.kv_dim()], hd, &rotation);
+        }
+        cache.keys[l].extend_from_slice(&k);
+        cache.values[l].extend_from_slice(&v);
+        let keys = &cache.keys[l];
+        let values = &cache.values[l];
+        let kv_dim = c.kv_dim();
+        let scale = 1.0 / (hd as f32).sqrt();
+        let mut out = vec![0f32; n * c.q_dim()];
+        let mut att = vec![0f32; start + n];
+        for t in 0..n {
+            let pos = start + t;
+            for h in 0..c.n_heads {
+                let qh = &q[t * c.q_dim() + h * hd..][..hd];
+                let row = &mut att[..=pos];
+                let o = &mut out[t * c.q_dim() + h * hd..][..hd];
+                rope_lab_kernels::attend(qh, keys, values, kv_dim, (h / c.group()) * hd, scale, row, o);
+                if let Some(r) = keep.as_deref_mut().filter(|r| r.keep && pos >= 1) {
+                    r.prev[l * c.n_heads + h] += row[pos - 1];
+                    r.first[l * c.n_heads + h] += row[0];
+                }
+            }
+        }
+        if let Some(r) = keep.filter(|r| r.keep) {
+            let planes = c.planes();
+            for t in 0..n {
+                for h in 0..c.n_heads {
+                    let qh = &q[t * c.q_dim() + h * hd..][..hd];
+                    for p in 0..planes {
+                        r.q_norm[(l * c.n_heads + h) * planes + p] += qh[2 * p].hypot(qh[2 * p + 1]);
+                    }
+                }
+                for h in 0..c.n_kv_heads {
+                    let kh = &k[t * kv_dim + h * hd..][..hd];
+                    for p in 0..planes {
+                        r.k_norm[(l * c.n_kv_heads + h) * planes + p] += kh[2 * p].hypot(kh[2 * p + 1]);
+                    }
+                }
+            }
+            r.q.extend_from_slice(&q);
+        }
+        let attended = self.apply(&w.o, &out);
+        x.iter_mut().zip(&attended).for_each(|(x, d)| *x += d);
+        for (o, x) in normed.chunks_exact_mut(dim).zip(x.chunks_exact(dim)) {
+            rope_lab_kernels::rmsnorm(o, x, &w.ffn_norm, c.norm_eps);
+        }
+        let mut gate = self.apply(&w.gate, &normed);
+        let up = self.apply(&w.up, &normed);
+        rope_lab_kernels::silu_times(&mut gate, &up);
+        let down = self.apply(&w.down, &gate);
+        x.iter_mut().zip(&down).for_each(|(x, d)| *x += d);
+    }
+}
+
+/// Turns plane i of every head of `v` (`head_dim` numbers each) by its angle: (a, b) ↦
+/// (a cos − b sin, a sin + b cos). Planes past `rotation.len()` (partial rotary) stay.
+fn rotate(v: &mut [f32], head_dim: usize, rotation: &[(f32, f32)]) {
+    for head in v.chunks_exact_mut(head_dim) {
+        for (pair, &(cos, sin)) in head.chunks_exact_mut(2).zip(rotation) {
+            let (a, b) = (pair[0], pair[1]);
+            pair[0] = a * cos - b * sin;
+            pair[1] = a * sin + b * cos;
+        }
+    }
+}
+
+/// The [`TOP`] highest logits as (id, probability), highest first, the lower id on a tie.
+fn top_k(logits: &[f32]) -> [(u32, f32); TOP] {
+    let max = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) as f64;
+    let sum: f64 = logits.iter().map(|&v| (v as f64 - max).exp()).sum();
+    let mut best = [(0u32, f32::NEG_INFINITY); TOP];
+    for (i, &v) in logits.iter().enumerate() {
+        if v > best[TOP - 1].1 {
+            let mut at = TOP - 1;
+            while at > 0 && v > best[at - 1].1 {
+                best[at] = best[at - 1];
+                at -= 1;
+            }
+            best[at] = (i as u32, v);
+        }
+    }
+    best.map(|(id, v)| (id, ((v as f64 - max).exp() / sum) as f32))
+}
+
+/// Keys and values of every position read so far, per layer.
+#[derive(Debug, Clone, Default)]
+pub struct Cache {
+    /// `[layer]` → `[position][kv_dim]`, after rotation.
+    keys: Vec<Vec<f32>>,
+    values: Vec<Vec<f32>>,
+    len: usize,
+}
+
+/// A reading in progress, or done: what the views need of one text under one set of hooks.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub tokens: Vec<u32>,
+    pub hooks: Hooks,
+    keep: bool,
+    /// The residual stream of the batch between layers; the final norm's output after them.
+    x: Vec<f32>,
+    /// Layers done, of the model's.
+    pub layer: usize,
+    pub n_layers: usize,
+    /// Positions whose logits are done.
+    logits_done: usize,
+    /// `losses[t]`: the loss of token t given those before (0 for the first).
+    losses: Vec<f32>,
+    /// Per position, the candidates for the token after it.
+    top: Vec<[(u32, f32); TOP]>,
+    /// Sums over queries 1.. of each head's attention to the previous and the first token.
+    prev: Vec<f32>,
+    first: Vec<f32>,
+    /// Sums over positions of |q_p| per head and |k_p| per key/value head.
+    q_norm: Vec<f32>,
+    k_norm: Vec<f32>,
+    /// `[layer][position][q_dim]`: q after rotation.
+    q: Vec<f32>,
+    cache: Cache,
+}
+
+impl Reading {
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
+    /// Whether every layer and every logit is done.
+    pub fn is_done(&self) -> bool {
+        self.layer >= self.n_layers && self.logits_done >= self.tokens.len()
+    }
+
+    /// Per-token losses, for the tokens whose logits are done (index t: token t; 0 at t = 0).
+    pub fn losses(&self) -> &[f32] {
+        &self.losses[..(self.logits_done + 1).min(self.losses.len())]
+    }
+
+    /// The mean loss of every token after the first (0 for fewer than two tokens).
+    pub fn loss(&self) -> f64 {
+        let n = self.tokens.len();
+        if n < 2 {
+            return 0.0;
+        }
+        self.losses[1..].iter().map(|&l| l as f64).sum::<f64>() / (n - 1) as f64
+    }
+
+    /// The candidates for the token after position `t`.
+    pub fn top(&self, t: usize) -> Option<&[(u32, f32); TOP]> {
+        self.top.get(t)
+    }
+
+    fn mean_over_queries(&self, sums: &[f32], at: usize) -> f64 {
+        match self.tokens.len() {
+            0 | 1 => 0.0,
+            n => sums.get(at).map_or(0.0, |&s| s as f64 / (n - 1) as f64),
+        }
+    }
+
+    /// Head (layer, head)'s mean attention to the previous token over queries 1..T−1.
+    pub fn head_prev(&self, c: &LlamaConfig, layer: usize, head: usize) -> f64 {
+        self.mean_over_queries(&self.prev, layer * c.n_heads + head)
+    }
+
+    /// Head (layer, head)'s mean attention to the first token over queries 1..T−1.
+    pub fn head_first(&self, c: &LlamaConfig, layer: usize, head: usize) -> f64 {
+        self.mean_over_queries(&self.first, layer * c.n_heads + head)
+    }
+
+    /// Each plane's share of head (layer, head)'s mean |q_p| · mean |k_p| (summing to 1).
+    pub fn plane_share(&self, c: &LlamaConfig, layer: usize, head: usize) -> Vec<f64> {
+        let planes = c.planes();
+        let kv = head / c.group();
+        let q = self.q_norm.get((layer * c.n_heads + head) * planes..).unwrap_or(&[]);
+        let k = self.k_norm.get((layer * c.n_kv_heads + kv) * planes..).unwrap_or(&[]);
+        let products: Vec<f64> = q.iter().zip(k).take(planes).map(|(&q, &k)| q as f64 * k as f64).collect();
+        let total: f64 = products.iter().sum();
+        products.iter().map(|p| if total > 0.0 { p / total } else { 0.0 }).collect()
+    }
+
+    /// Head (layer, head)'s rotated q at position t.
+    pub fn q(&self, c: &LlamaConfig, layer: usize, head: usize, t: usize) -> &[f32] {
+        let at = (layer * self.tokens.len() + t) * c.q_dim() + head * c.head_dim;
+        self.q.get(at..at + c.head_dim).unwrap_or(&[])
+    }
+
+    /// Key/value head `kv`'s rotated k at position t.
+    pub fn k(&self, c: &LlamaConfig, layer: usize, kv: usize, t: usize) -> &[f32] {
+        let at = t * c.kv_dim() + kv * c.head_dim;
+        self.cache.keys.get(layer).and_then(|k| k.get(at..at + c.head_dim)).unwrap_or(&[])
+    }
+
+    /// Head (layer, head)'s causal attention: row t holds the weights of keys 0..=t,
+    /// recomputed from the kept q and k as the forward pass computed it.
+    pub fn attention(&self, c: &LlamaConfig, layer: usize, head: usize) -> Vec<Vec<f32>> {
+        let n = self.tokens.len();
+        let scale = 1.0 / (c.head_dim as f32).sqrt();
+        (0..n)
+            .map(|t| {
+                let q = self.q(c, layer, head, t);
+                let mut row: Vec<f32> = (0..=t).map(|s| rope_lab_kernels::dot(q, self.k(c, layer, head / c.group(), s)) * scale).collect();
+                rope_lab_kernels::softmax(&mut row);
+                row
+            })
+            .collect()
+    }
+}

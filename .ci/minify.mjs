@@ -35,8 +35,18 @@ for (const path of files) {
   const loader = loaders[path.slice(path.lastIndexOf('.'))];
   if (!loader) continue;
   const source = readFileSync(path, 'utf8');
-  // The glue is an ES module: keep its exports' names; esbuild renames only locals.
-  const { code } = transformSync(source, { loader, minify: true, format: loader === 'js' ? 'esm' : undefined, logLevel: 'error' });
+  // The glue is an ES module: keep its exports' names; esbuild renames only locals. The model's
+  // worker's glue is a classic script (wasm-bindgen's no-modules target) whose global
+  // `wasm_bindgen` its loader calls: its names stay.
+  const classic = /(^|\/)model_worker(_loader)?\.js$/.test(path);
+  const { code } = transformSync(source, {
+    loader,
+    minify: !classic,
+    minifyWhitespace: classic || undefined,
+    minifySyntax: classic || undefined,
+    format: loader === 'js' && !classic ? 'esm' : undefined,
+    logLevel: 'error',
+  });
   writeFileSync(path, code);
   before += source.length;
   after += code.length;

@@ -32,7 +32,9 @@ export function filesOf(dir) {
     }
   };
   walk(dir);
-  return out.filter((f) => f !== WORKER && !LEFT_OUT.has(f));
+  // A model a reader downloads only when they ask for it (SmolLM2, 98 MB): the model's worker
+  // stores it itself when it is asked for (.ci/offline/worker.js keeps that cache).
+  return out.filter((f) => f !== WORKER && !LEFT_OUT.has(f) && !f.endsWith('.gguf'));
 }
 
 /** Writes the worker of the build in `dir`; returns its cache's build hash. */

@@ -4,7 +4,7 @@
 // frame and its own part).
 //
 // The Makefile builds with `--cfg split` (each part is a `wasm_split` function, as Leptos'
-// `#[lazy]` makes them but with load failures returned, see src/story/parts.rs) and `-Clink-args=--emit-relocs` (wasm-split needs the relocations).
+// `#[lazy]` makes them but with load failures returned, see src/story/parts.rs) and links the page with its relocations (build.rs: wasm-split needs them).
 // trunk then runs wasm-bindgen on the whole module; this script redoes that step on the split
 // one: wasm-split-cli cuts cargo's output, wasm-bindgen binds the main part under trunk's hashed
 // name, wasm-opt shrinks every part, and the parts go to `split-<hash>/` beside it, so a deploy
@@ -77,7 +77,7 @@ for (const [, variable, file] of loader.matchAll(/const (__chunk_\d+) = makeLoad
   fileOf.set(variable, file);
 }
 const needs = {};
-for (const [, part, file, deps] of loader.matchAll(/__wasm_split_load_([a-z]+)_\d+ = wrapAsyncCb\(makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/([\w.]+\.wasm)"[\s\S]*?\n\s*,\s*\[([^\]]*)\]\)\)/g)) {
+for (const [, part, file, deps] of loader.matchAll(/__wasm_split_load_([a-z][a-z0-9]*?)_\d+ = wrapAsyncCb\(makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/([\w.]+\.wasm)"[\s\S]*?\n\s*,\s*\[([^\]]*)\]\)\)/g)) {
   needs[part] = [file, ...deps.split(',').map((d) => d.trim()).filter(Boolean).map((d) => fileOf.get(d))];
 }
 if (!needs.opening || Object.values(needs).flat().some((f) => !f)) throw new Error('split: could not read which files each part needs from the loader');

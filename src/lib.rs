@@ -14,9 +14,7 @@
 
 pub mod charts;
 pub mod i18n;
-pub mod model;
 pub mod quiz;
-pub mod rope;
 pub mod state;
 pub mod verify;
 
@@ -30,3 +28,8 @@ pub mod lab;
 pub mod story;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+
+/// Real trained models (`crates/core`): their files, tokenizers and forward passes.
+pub use rope_lab_core::model;
+/// The math (`crates/core`): pure f64 Rust, typed errors, no web or drawing crate.
+pub use rope_lab_core::rope;

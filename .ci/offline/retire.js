@@ -5,7 +5,7 @@
 addEventListener('install', () => skipWaiting());
 addEventListener('activate', (event) => event.waitUntil((async () => {
   const prefix = `rope-lab ${self.registration.scope} `;
-  const stale = (await caches.keys()).filter((name) => name.startsWith(prefix));
+  const stale = (await caches.keys()).filter((name) => name.startsWith(prefix) && name !== prefix + 'models');
   for (const name of stale) await caches.delete(name);
   await clients.claim();
   await self.registration.unregister();

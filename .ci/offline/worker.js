@@ -11,6 +11,8 @@ const scope = self.registration.scope;
 const prefix = `rope-lab ${scope} `;
 const cacheName = prefix + BUILD;
 const lessonCache = prefix + 'lessons';
+// The models a reader asked for (SmolLM2's 98 MB), stored by the model's worker: kept across builds.
+const modelCache = prefix + 'models';
 const page = new URL('index.html', scope).href;
 const listed = new Map(FILES.map(([path, integrity]) => [new URL(path, scope).href, integrity]));
 
@@ -35,7 +37,7 @@ async function store() {
 
 addEventListener('activate', (event) => event.waitUntil((async () => {
   for (const name of await caches.keys()) {
-    if (name.startsWith(prefix) && name !== cacheName && name !== lessonCache) await caches.delete(name);
+    if (name.startsWith(prefix) && name !== cacheName && name !== lessonCache && name !== modelCache) await caches.delete(name);
   }
   // The page of the first visit reads its next parts from the cache too.
   await clients.claim();

@@ -62,7 +62,7 @@ impl Format {
     /// stored in this format (a block format needs rows of whole blocks) or the size overflows.
     pub fn bytes_for(self, row_len: usize, count: usize) -> Option<usize> {
         let (numbers, bytes) = self.block();
-        if row_len == 0 || !row_len.is_multiple_of(numbers) {
+        if row_len == 0 || row_len % numbers != 0 {
             return None;
         }
         (count / numbers).checked_mul(bytes)
@@ -103,6 +103,7 @@ fn half(bytes: &[u8], at: usize) -> f32 {
 }
 
 /// Row `bytes` (one row of `out.len()` numbers in `format`) as f32 into `out`.
+#[inline(always)]
 pub fn dequantize_row(format: Format, bytes: &[u8], out: &mut [f32]) {
     match format {
         Format::F32 => out.iter_mut().zip(bytes.chunks_exact(4)).for_each(|(o, b)| *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
@@ -147,6 +148,26 @@ const GROUP: usize = 4;
 /// in `format` (`w`: `rows` rows of [`Format::row_bytes`]), `x` a batch of vectors of `cols`
 /// numbers one after another, and `out` the batch's results, `rows` numbers a vector.
 pub fn matmul(format: Format, w: &[u8], rows: usize, cols: usize, x: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: simd128 is a feature of every browser the page supports (see `matvec`); the
+        // body only indexes its slices.
+        unsafe { matmul_simd(format, w, rows, cols, x, out) }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    matmul_body(format, w, rows, cols, x, out)
+}
+
+/// [`matmul`] compiled with WebAssembly's SIMD, so that the dequantisation inlined into it is
+/// vectorised too.
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+unsafe fn matmul_simd(format: Format, w: &[u8], rows: usize, cols: usize, x: &[f32], out: &mut [f32]) {
+    matmul_body(format, w, rows, cols, x, out)
+}
+
+#[inline(always)]
+fn matmul_body(format: Format, w: &[u8], rows: usize, cols: usize, x: &[f32], out: &mut [f32]) {
     let tokens = x.len() / cols.max(1);
     let row_bytes = format.row_bytes(cols);
     let mut dense = vec![0f32; GROUP * cols];

@@ -21,6 +21,7 @@ pub mod forward;
 pub mod gguf;
 pub mod hooks;
 pub mod llama;
+pub mod protocol;
 pub mod reading;
 pub mod tokenizer;
 

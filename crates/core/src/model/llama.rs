@@ -531,6 +531,28 @@ impl Reading {
         self.tokens.is_empty()
     }
 
+    /// What a continuation after this text needs (the tokens, the hooks and the cache), without
+    /// what the views keep.
+    pub fn for_continuing(&self) -> Reading {
+        Reading {
+            tokens: self.tokens.clone(),
+            hooks: self.hooks,
+            keep: false,
+            x: Vec::new(),
+            layer: self.layer,
+            n_layers: self.n_layers,
+            logits_done: self.logits_done,
+            losses: Vec::new(),
+            top: Vec::new(),
+            prev: Vec::new(),
+            first: Vec::new(),
+            q_norm: Vec::new(),
+            k_norm: Vec::new(),
+            q: Vec::new(),
+            cache: self.cache.clone(),
+        }
+    }
+
     /// Whether every layer and every logit is done.
     pub fn is_done(&self) -> bool {
         self.layer >= self.n_layers && self.logits_done >= self.tokens.len()

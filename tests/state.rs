@@ -407,6 +407,35 @@ fn the_model_chapters_parameters() {
     assert_eq!(s.to_query(), "");
 }
 
+/// A current model in the chapter (issue 56): `model`, and `layer`, `head` and `off` within its
+/// shape (30 layers, 9 heads, 32 planes), `off` with ranges.
+#[test]
+fn smollm2s_parameters() {
+    use rope_lab::state::TrainedModel;
+    let s = clean("model=smollm2-135m&layer=29&head=8&off=16-31&offset=100000");
+    assert_eq!((s.model, s.layer, s.head, s.planes_off, s.offset), (TrainedModel::Smollm2, 29, 8, 0xffff_0000, 100_000));
+    assert_eq!(s.to_query(), "layer=29&head=8&model=smollm2-135m&off=16-31&offset=100000");
+    assert_eq!(LabState::from_query(&s.to_query()).state, s);
+    // The model is read first, wherever it stands in the address.
+    assert_eq!(clean("layer=20&off=0-3,8&model=smollm2-135m").planes_off, 0b1_0000_1111);
+    assert_eq!(clean("off=0-3,8&model=smollm2-135m").to_query(), "model=smollm2-135m&off=0-3,8");
+    // Runs of two stay a list; a reversed range is the same range.
+    assert_eq!(clean("model=smollm2-135m&off=5,6").to_query(), "model=smollm2-135m&off=5,6");
+    assert_eq!(clean("model=smollm2-135m&off=31-30").planes_off, 0b11 << 30);
+    // Out of SmolLM2's shape: clamped, with a notice; stories260K keeps its own limits.
+    assert_eq!(noticed("model=smollm2-135m&layer=30", "layer").layer, 29);
+    assert_eq!(noticed("model=smollm2-135m&head=9", "head").head, 8);
+    assert_eq!(noticed("model=smollm2-135m&off=30-40", "off").planes_off, 0b11 << 30);
+    assert_eq!(noticed("off=0-3,8", "off").planes_off, 0b1111);
+    assert_eq!(noticed("layer=20", "layer").layer, 4);
+    assert_eq!(noticed("off=1-x", "off").planes_off, 0);
+    assert_eq!(noticed("model=gpt4", "model").model, TrainedModel::Stories260k);
+    // Back to stories260K: what SmolLM2 allowed and it does not comes back within its shape.
+    let mut s = clean("model=smollm2-135m&layer=20&head=8&off=2,20");
+    s.apply(Change::Model(TrainedModel::Stories260k));
+    assert_eq!((s.layer, s.head, s.planes_off), (4, 7, 0b100));
+}
+
 #[test]
 fn the_language_follows_the_contract() {
     use rope_lab::i18n::Lang;

@@ -4,8 +4,8 @@
 use super::format::fmt_number;
 use super::notes::Notes;
 use super::{
-    LabState, Theme, DEFAULT_MODEL_TEXT, MAX_COMPARE, MAX_COMPONENT, MAX_MODEL_OFFSET, MAX_MODEL_TEXT, MAX_RANGE, MAX_SCALE_BASE,
-    MIN_RANGE, MODEL_HEADS, MODEL_LAYERS, MODEL_PLANES, PATCH_GRID,
+    LabState, Theme, TrainedModel, DEFAULT_MODEL_TEXT, MAX_COMPARE, MAX_COMPONENT, MAX_MODEL_OFFSET, MAX_MODEL_TEXT, MAX_RANGE,
+    MAX_SCALE_BASE, MIN_RANGE, PATCH_GRID,
 };
 use crate::i18n::Lang;
 use crate::rope::{
@@ -65,7 +65,9 @@ pub enum Change {
     Text(String),
     Layer(i64),
     Head(i64),
-    /// The planes switched off, as listed (each must be an integer in 0..=3).
+    /// Which trained model the chapter reads.
+    Model(TrainedModel),
+    /// The planes switched off, as listed (each an integer below the model's planes).
     PlanesOff(Vec<f64>),
     /// One plane switched on (`false`) or off (`true`), the others as they are.
     PlaneOff(u8, bool),
@@ -238,16 +240,25 @@ impl LabState {
                 };
                 self.text = (text != DEFAULT_MODEL_TEXT).then_some(text);
             }
-            Change::Layer(v) => self.layer = notes.clamp_i64("layer", v, 0, MODEL_LAYERS as i64 - 1) as u8,
-            Change::Head(v) => self.head = notes.clamp_i64("head", v, 0, MODEL_HEADS as i64 - 1) as u8,
+            Change::Model(model) => {
+                self.model = model;
+                // What the other model allowed and this one does not: back within its shape.
+                let (layers, heads, planes) = model.shape();
+                self.layer = self.layer.min(layers - 1);
+                self.head = self.head.min(heads - 1);
+                self.planes_off &= planes_mask(planes);
+            }
+            Change::Layer(v) => self.layer = notes.clamp_i64("layer", v, 0, self.model.shape().0 as i64 - 1) as u8,
+            Change::Head(v) => self.head = notes.clamp_i64("head", v, 0, self.model.shape().1 as i64 - 1) as u8,
             Change::PlanesOff(list) => {
-                let valid = |v: &f64| v.fract() == 0.0 && (0.0..MODEL_PLANES as f64).contains(v);
+                let planes = self.model.shape().2;
+                let valid = |v: &f64| v.fract() == 0.0 && (0.0..planes as f64).contains(v);
                 if list.iter().any(|v| !valid(v)) {
-                    notes.add("off", format!("off lists planes 0 to {}; leaving out the others", MODEL_PLANES - 1));
+                    notes.add("off", format!("off lists planes 0 to {}; leaving out the others", planes - 1));
                 }
                 self.planes_off = list.iter().filter(|v| valid(v)).fold(0, |bits, &v| bits | 1 << v as u8);
             }
-            Change::PlaneOff(plane, off) if plane < MODEL_PLANES => {
+            Change::PlaneOff(plane, off) if plane < self.model.shape().2 => {
                 self.planes_off = if off { self.planes_off | 1 << plane } else { self.planes_off & !(1 << plane) };
             }
             Change::PlaneOff(..) => {}
@@ -326,5 +337,14 @@ fn non_negative(name: &'static str, v: Option<f64>, notes: &mut Notes) -> Option
     } else {
         notes.add(name, format!("{name} {} must be a number of at least 0; leaving it unset", fmt_number(v)));
         None
+    }
+}
+
+/// The bits of planes 0..planes (at most 64: a head of 128 dimensions).
+pub fn planes_mask(planes: u8) -> u64 {
+    if planes >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << planes) - 1
     }
 }

@@ -33,6 +33,44 @@ pub const MAX_MODEL_TEXT: usize = 2000;
 pub const MODEL_LAYERS: u8 = 5;
 pub const MODEL_HEADS: u8 = 8;
 pub const MODEL_PLANES: u8 = 4;
+/// SmolLM2-135M's layers, query heads and rotation planes per head.
+pub const SMOLLM2_LAYERS: u8 = 30;
+pub const SMOLLM2_HEADS: u8 = 9;
+pub const SMOLLM2_PLANES: u8 = 32;
+/// Which model the trained-model chapter reads (`model=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TrainedModel {
+    /// Karpathy's stories260K, built into the page.
+    #[default]
+    Stories260k,
+    /// Hugging Face's SmolLM2-135M, downloaded when the reader asks.
+    Smollm2,
+}
+
+impl TrainedModel {
+    pub const ALL: [TrainedModel; 2] = [TrainedModel::Stories260k, TrainedModel::Smollm2];
+
+    /// Its name in the URL.
+    pub fn id(self) -> &'static str {
+        match self {
+            TrainedModel::Stories260k => "stories260k",
+            TrainedModel::Smollm2 => "smollm2-135m",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<TrainedModel> {
+        TrainedModel::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// Layers, query heads and planes per head: the limits of `layer=`, `head=` and `off=`.
+    pub fn shape(self) -> (u8, u8, u8) {
+        match self {
+            TrainedModel::Stories260k => (MODEL_LAYERS, MODEL_HEADS, MODEL_PLANES),
+            TrainedModel::Smollm2 => (SMOLLM2_LAYERS, SMOLLM2_HEADS, SMOLLM2_PLANES),
+        }
+    }
+}
+
 /// The head the chapter opens on (`layer=1`, `head=3`).
 pub const DEFAULT_LAYER: u8 = 1;
 pub const DEFAULT_HEAD: u8 = 3;

@@ -24,7 +24,7 @@ pub mod query;
 mod shortest;
 
 pub use actions::shifted_patches;
-pub use change::{Change, PatchCoordinate};
+pub use change::{planes_mask, Change, PatchCoordinate};
 pub use derive::{Derived, Vectors};
 pub use format::{fmt_f64, fmt_list, fmt_number, fmt_numbers, fmt_plain, joined, Exp, Plain};
 pub use limits::*;
@@ -133,8 +133,10 @@ pub struct LabState {
     /// The trained model's selected layer and head (`layer=`, `head=`).
     pub layer: u8,
     pub head: u8,
+    /// The trained model the chapter reads (`model=`).
+    pub model: TrainedModel,
     /// The model's planes left unrotated in every layer and head (`off=0,2`): bit i for plane i.
-    pub planes_off: u8,
+    pub planes_off: u64,
     /// Where the model's text starts (`offset=`): every position shifted by it.
     pub offset: u64,
 }
@@ -191,6 +193,7 @@ impl Default for LabState {
             text: None,
             layer: DEFAULT_LAYER,
             head: DEFAULT_HEAD,
+            model: TrainedModel::Stories260k,
             planes_off: 0,
             offset: 0,
         }
@@ -215,7 +218,7 @@ impl LabState {
         // first, since the plain parameters beside it are edits of it; the plane last, once d
         // is known, so that a plane d does not have makes one notice in d's terms.
         let turn = |name: &str| match name {
-            n if n == param::PRESET.name => 0,
+            n if n == param::PRESET.name || n == param::MODEL.name => 0,
             n if n == param::PLANE.name => 2,
             _ => 1,
         };

@@ -125,6 +125,28 @@ impl Reader<'_> {
         }
     }
 
+    /// A comma-separated list of integers and ranges of them (`0-3,8`), each range as its
+    /// numbers (its ends kept within 0..=255: a plane list, never a long one).
+    pub fn ranges(&mut self) -> Option<Vec<f64>> {
+        let mut out = Vec::new();
+        for (i, item) in self.raw.split(',').enumerate() {
+            let item = item.trim();
+            if let Some(v) = parse_f64(item).filter(|v| v.is_finite()) {
+                out.push(v);
+                continue;
+            }
+            let bounds = item.split_once('-').and_then(|(a, b)| Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?)));
+            let Some((a, b)) = bounds else {
+                return self.fail(&format!("has an entry ({}) that is neither a number nor a range such as 16-31", i + 1));
+            };
+            let (low, high) = (a.min(b), a.max(b));
+            // Ends past any model's planes stay in the list, so that its notice names them.
+            out.extend([low, high].into_iter().filter(|v| !(0..=255).contains(v)).map(|v| v as f64));
+            out.extend((low.clamp(0, 255)..=high.clamp(0, 255)).map(|v| v as f64));
+        }
+        Some(out)
+    }
+
     /// A comma-separated list of finite numbers.
     pub fn list(&mut self) -> Option<Vec<f64>> {
         let values: Result<Vec<f64>, usize> = self

@@ -4,7 +4,7 @@
 //! `change.rs`. The README's "URL parameters" section documents each one.
 
 use super::change::{Change, PatchCoordinate};
-use super::format::{fmt_number, fmt_numbers, joined};
+use super::format::{fmt_number, fmt_numbers};
 use super::notes::Reader;
 use super::{LabState, Theme};
 use crate::i18n::Lang;
@@ -166,16 +166,46 @@ pub static COMPACT: Param = Param { name: "compact", parse: |r| flag(r).map(Chan
 pub static TEXT: Param = Param { name: "text", parse: |r| Some(Change::Text(r.raw.to_string())), text: |s| s.model_text().to_string() };
 pub static LAYER: Param = Param { name: "layer", parse: |r| r.integer().map(Change::Layer), text: |s| s.layer.to_string() };
 pub static HEAD: Param = Param { name: "head", parse: |r| r.integer().map(Change::Head), text: |s| s.head.to_string() };
-/// The planes switched off, comma-separated (`off=0,2`); empty: every plane rotates.
+/// The trained model the chapter reads (`model=smollm2-135m`).
+pub static MODEL: Param = Param {
+    name: "model",
+    parse: |r| r.choice(super::TrainedModel::from_id, "'stories260k' or 'smollm2-135m'").map(Change::Model),
+    text: |s| s.model.id().to_string(),
+};
+/// The planes switched off, comma-separated planes and ranges (`off=0,2`, `off=16-31`); empty:
+/// every plane rotates. Written back with runs of three or more as ranges.
 pub static OFF: Param = Param {
     name: "off",
-    parse: |r| if r.raw.is_empty() { Some(Change::PlanesOff(Vec::new())) } else { r.list().map(Change::PlanesOff) },
-    text: |s| joined(&mut (0..super::MODEL_PLANES).filter(|i| s.planes_off & (1 << i) != 0).map(|i| i.to_string()), ","),
+    parse: |r| if r.raw.is_empty() { Some(Change::PlanesOff(Vec::new())) } else { r.ranges().map(Change::PlanesOff) },
+    text: |s| {
+        let mut out = String::new();
+        let mut bits = s.planes_off;
+        let mut i = 0u32;
+        while bits >> i != 0 {
+            // A run of set bits from i: three or more are written as a range.
+            let run = (bits >> i).trailing_ones();
+            if run > 0 {
+                let end = i + run - 1;
+                for plane in if run >= 3 { vec![i, end] } else { (i..=end).collect() } {
+                    if !out.is_empty() {
+                        out.push(if run >= 3 && plane == end { '-' } else { ',' });
+                    }
+                    out.push_str(&plane.to_string());
+                }
+                bits &= !(((1u64 << (run - 1)) << 1).wrapping_sub(1) << i);
+            }
+            i += run.max(1);
+            if i >= 64 {
+                break;
+            }
+        }
+        out
+    },
 };
 pub static OFFSET: Param = Param { name: "offset", parse: |r| r.integer().map(Change::Offset), text: |s| s.offset.to_string() };
 
 /// Every parameter, in the order the URL writes them.
-pub static ALL: [&Param; 51] = [
+pub static ALL: [&Param; 52] = [
     &PRESET,
     &BASE,
     &DIM,
@@ -220,6 +250,7 @@ pub static ALL: [&Param; 51] = [
     &TEXT,
     &LAYER,
     &HEAD,
+    &MODEL,
     &OFF,
     &OFFSET,
     &EMBED,

@@ -16,7 +16,7 @@ use leptos::prelude::*;
 use wasm_bindgen::Clamped;
 
 /// A weight's colour: the card's surface at 0, the accent at 1.
-fn shade(weight: f64, dark: bool) -> (u8, u8, u8) {
+pub(super) fn shade(weight: f64, dark: bool) -> (u8, u8, u8) {
     let (a, b) = (SURFACE.pick(dark), ACCENT.pick(dark));
     let w = weight.clamp(0.0, 1.0);
     let mix = |x: u8, y: u8| (x as f64 + (y as f64 - x as f64) * w).round() as u8;
@@ -26,7 +26,7 @@ fn shade(weight: f64, dark: bool) -> (u8, u8, u8) {
 /// Black or white, whichever reads best on `background` (WCAG's contrast ratio of relative
 /// luminances): one of the two always reaches 4.58, where the page's own text colours can fall
 /// short of 4.5 on the mid-tones of the dark theme.
-fn ink_on(background: (u8, u8, u8)) -> (u8, u8, u8) {
+pub(super) fn ink_on(background: (u8, u8, u8)) -> (u8, u8, u8) {
     let luminance = |(r, g, b): (u8, u8, u8)| {
         let linear = |c: u8| {
             let c = c as f64 / 255.0;
@@ -50,7 +50,7 @@ fn ink_on(background: (u8, u8, u8)) -> (u8, u8, u8) {
     }
 }
 
-fn css((r, g, b): (u8, u8, u8)) -> String {
+pub(super) fn css((r, g, b): (u8, u8, u8)) -> String {
     format!("rgb({r},{g},{b})")
 }
 

@@ -11,6 +11,7 @@
 
 mod heads;
 mod planes;
+mod smollm2;
 mod text;
 
 use crate::dom::gif::next_task;
@@ -18,7 +19,7 @@ use crate::dom::js::{call, get};
 use crate::dom::style::style_sheet;
 use crate::lab::use_lab;
 use crate::model::{Model, Reading, Rope, Session, PACKED_FILE};
-use crate::state::Notice;
+use crate::state::{Change, Notice, TrainedModel};
 use crate::ui::card::WidgetCard;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -157,7 +158,7 @@ pub fn ModelWidget() -> impl IntoView {
     });
 
     // The text, the switches and the offset: a change re-reads the text.
-    let inputs = lab.select(|s| (s.model_text().to_string(), s.planes_off, s.offset));
+    let inputs = lab.select(|s| (s.model_text().to_string(), (s.planes_off & 0xff) as u8, s.offset));
     let cut = RwSignal::new(false);
     Effect::new(move |_| {
         let (text, off, offset) = inputs.get();
@@ -207,6 +208,7 @@ pub fn ModelWidget() -> impl IntoView {
         Load::Missing(why) => Some(why),
     };
     let missing = move || matches!(load.get(), Load::Missing(_));
+    let which = lab.select(|s| s.model);
     view! {
         <WidgetCard id=ID title=TITLE explain="Every figure so far turned seeded random q and k. What does a trained model do \
             with its planes? Here is a real one, small enough to run in this tab: Karpathy's stories260K, a Llama 2 \
@@ -214,14 +216,44 @@ pub fn ModelWidget() -> impl IntoView {
             Its heads have 8 dimensions, so four rotation planes each, interleaved as in RoFormer, with base 10,000: \
             θᵢ = 1, 0.1, 0.01 and 0.001 radians per token, wavelengths of 6.3, 63, 628 and 6,283 tokens. \
             It learned from English stories only: whatever language this page is in, the model reads and writes English.">
-            <p class="model-status" data-testid="model-status" role="status" hidden=move || status().is_none()
-                data-read-ms=move || crate::state::fmt_f64(shared.read_ms.get())
-                class:model-missing=missing>{status}</p>
-            <text::TextPanel />
-            <heads::HeadsPanel />
-            <planes::PlanesPanel />
+            <div class="model-choice" role="radiogroup" aria-label="the model">
+                <span class="control-label">"Model"</span>
+                {TrainedModel::ALL.into_iter().map(|m| view! {
+                    <label><input type="radio" name="model-choice" data-testid=format!("model-choice-{}", m.id())
+                        prop:checked=move || which.get() == m on:change=move |_| lab.apply(Change::Model(m)) />
+                        {match m {
+                            TrainedModel::Stories260k => " stories260K (260 thousand parameters, built in)",
+                            TrainedModel::Smollm2 => " SmolLM2-135M (135 million parameters, 98 MB, on request)",
+                        }}</label>
+                }).collect_view()}
+            </div>
+            <Show when=move || which.get() == TrainedModel::Stories260k fallback=|| Suspend::new(smollm2_view())>
+                <p class="model-status" data-testid="model-status" role="status" hidden=move || status().is_none()
+                    data-read-ms=move || crate::state::fmt_f64(shared.read_ms.get())
+                    class:model-missing=missing>{status}</p>
+                <text::TextPanel />
+                <heads::HeadsPanel />
+                <planes::PlanesPanel />
+            </Show>
         </WidgetCard>
     }
+}
+
+/// SmolLM2's section: in the split build a part of its own, fetched when a reader chooses the
+/// model, so that neither the first visit nor the stories260K chapter carries it.
+#[cfg_attr(split, leptos::wasm_split::wasm_split(smollm2_9, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn smollm2_part(_slot: u8) -> Result<AnyView, leptos::wasm_split::SplitLoaderError> {
+    Ok(view! { <smollm2::Smollm2Section /> }.into_any())
+}
+
+async fn smollm2_view() -> AnyView {
+    #[cfg(split)]
+    let part = smollm2_part(0).await;
+    #[cfg(not(split))]
+    let part = smollm2_part(0);
+    part.unwrap_or_else(|_| {
+        view! { <p class="model-status model-missing" role="status">"This part of the page could not be downloaded (is the network down?)."</p> }.into_any()
+    })
 }
 
 /// After a read: the loss with each plane alone off and with all off (a task each, so the page

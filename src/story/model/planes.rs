@@ -249,7 +249,7 @@ fn why_sentence(layer: usize, head: usize, prev: f64, gap: &[f64], magnitude: &[
     sentence
 }
 
-fn fmt_offset(v: u64) -> String {
+pub(super) fn fmt_offset(v: u64) -> String {
     match v {
         0 => "0".into(),
         1_000 => "1,000".into(),

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 const FULL_BAR: f64 = 8.0;
 
 /// A token as its chip shows it: a leading space as ␣ and no other change.
-fn chip_text(piece: &str) -> String {
+pub(super) fn chip_text(piece: &str) -> String {
     match piece.strip_prefix(' ') {
         Some("") => "␣".to_string(),
         Some(rest) => format!("␣{rest}"),

@@ -10,6 +10,9 @@
 //! (`rope-lab <scope> models`), which the offline worker never deletes.
 
 mod client;
+mod heads;
+mod planes;
+mod text;
 mod views;
 
 use crate::dom::js::{call, get};

@@ -1,7 +1,7 @@
 //! The model's file: the reader's stored copy, else downloaded with progress and stored once its
 //! header reads as a model this worker runs.
 
-use crate::web::{call, get, post, scope, set, wait};
+use crate::js::{call, get, post, scope, set, wait};
 use js_sys::{Array, Object, Uint8Array};
 use rope_lab_core::model::protocol as p;
 use wasm_bindgen::prelude::*;

@@ -23,4 +23,6 @@ fn main() {
 #[cfg(target_arch = "wasm32")]
 mod download;
 #[cfg(target_arch = "wasm32")]
+mod js;
+#[cfg(target_arch = "wasm32")]
 mod web;

@@ -1,33 +1,13 @@
 //! The worker's side of the protocol: its state, the messages it hears and what it answers.
 
-use js_sys::{Array, Float32Array, Object, Promise, Reflect};
+use crate::js::{call, get, number, post, scope, set};
+use js_sys::{Array, Float32Array, Promise};
 use rope_lab_core::model::llama::{Hooks, LlamaModel, Reading};
 use rope_lab_core::model::protocol as p;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-/// A field of a message or of any object the browser hands over (undefined when absent).
-pub(crate) fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-pub(crate) fn number(target: &JsValue, key: &str) -> f64 {
-    get(target, key).as_f64().unwrap_or(0.0)
-}
-
-pub(crate) fn set(target: &JsValue, key: &str, value: &JsValue) {
-    let _ = Reflect::set(target, &JsValue::from_str(key), value);
-}
-
-/// `target.method(args...)`, undefined when it is not a function or it throws.
-pub(crate) fn call(target: &JsValue, method: &str, args: &[&JsValue]) -> JsValue {
-    let Ok(function) = get(target, method).dyn_into::<js_sys::Function>() else { return JsValue::UNDEFINED };
-    let args: Array = args.iter().map(|&a| a.clone()).collect();
-    function.apply(target, &args).unwrap_or(JsValue::UNDEFINED)
-}
 
 thread_local! {
     static MODEL: RefCell<Option<Rc<LlamaModel>>> = const { RefCell::new(None) };
@@ -37,21 +17,6 @@ thread_local! {
     static CURRENT: Cell<f64> = const { Cell::new(0.0) };
     /// Bumped by Stop and by each continuation: an older continuation stops.
     static WRITING: Cell<u32> = const { Cell::new(0) };
-}
-
-pub(crate) fn scope() -> JsValue {
-    js_sys::global().into()
-}
-
-/// Posts `{kind, id, ...fields}` to the page.
-pub(crate) fn post(kind: &str, id: f64, fields: &[(&str, JsValue)]) {
-    let message = Object::new();
-    set(&message, p::KIND, &JsValue::from_str(kind));
-    set(&message, p::ID, &JsValue::from_f64(id));
-    for (key, value) in fields {
-        set(&message, key, value);
-    }
-    call(&scope(), "postMessage", &[&message]);
 }
 
 fn fail(id: f64, message: &str) {
@@ -101,12 +66,6 @@ async fn handle(message: JsValue) {
         p::STOP => WRITING.with(|w| w.set(w.get() + 1)),
         _ => {}
     }
-}
-
-/// `await promise`, or the error's text.
-pub(crate) async fn wait(value: JsValue) -> Result<JsValue, String> {
-    let promise = value.dyn_into::<Promise>().map_err(|_| "not a promise".to_string())?;
-    JsFuture::from(promise).await.map_err(|e| e.as_string().or_else(|| get(&e, "message").as_string()).unwrap_or_else(|| "failed".into()))
 }
 
 async fn load(id: f64, message: &JsValue) {

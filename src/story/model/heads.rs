@@ -2,9 +2,9 @@
 //! the selected head's attention over the text (query × key, causal), and for a chosen query
 //! and key its four planes as clock hands, with each plane's part of the score.
 
+use super::look::{css, ink_on, shade};
 use super::Shared;
 use crate::charts::format::fixed;
-use crate::charts::palette::{ACCENT, INK, PAPER, SURFACE};
 use crate::dom::canvas::{context_2d, pointer_offset};
 use crate::dom::size::use_in_view;
 use crate::lab::{use_dark_mode, use_lab};
@@ -14,45 +14,6 @@ use crate::ui::readout::Readout;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use wasm_bindgen::Clamped;
-
-/// A weight's colour: the card's surface at 0, the accent at 1.
-pub(super) fn shade(weight: f64, dark: bool) -> (u8, u8, u8) {
-    let (a, b) = (SURFACE.pick(dark), ACCENT.pick(dark));
-    let w = weight.clamp(0.0, 1.0);
-    let mix = |x: u8, y: u8| (x as f64 + (y as f64 - x as f64) * w).round() as u8;
-    (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
-}
-
-/// Black or white, whichever reads best on `background` (WCAG's contrast ratio of relative
-/// luminances): one of the two always reaches 4.58, where the page's own text colours can fall
-/// short of 4.5 on the mid-tones of the dark theme.
-pub(super) fn ink_on(background: (u8, u8, u8)) -> (u8, u8, u8) {
-    let luminance = |(r, g, b): (u8, u8, u8)| {
-        let linear = |c: u8| {
-            let c = c as f64 / 255.0;
-            if c <= 0.039_28 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
-    };
-    let contrast = |a: (u8, u8, u8)| {
-        let (x, y) = (luminance(a), luminance(background));
-        (x.max(y) + 0.05) / (x.min(y) + 0.05)
-    };
-    let [ink, paper] = [INK.pick(false), PAPER.pick(false)].map(|c| (c.0, c.1, c.2));
-    if contrast(ink) >= contrast(paper) {
-        ink
-    } else {
-        paper
-    }
-}
-
-pub(super) fn css((r, g, b): (u8, u8, u8)) -> String {
-    format!("rgb({r},{g},{b})")
-}
 
 #[component]
 pub(super) fn HeadsPanel() -> impl IntoView {

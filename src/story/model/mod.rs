@@ -10,6 +10,7 @@
 //! without them says in one line how to add them.
 
 mod heads;
+mod look;
 mod planes;
 mod smollm2;
 mod text;

@@ -2,6 +2,7 @@
 //! part of the score; why the selected head looks where it does, plane by plane; switching a
 //! plane off; shifting every position.
 
+use super::look::fmt_offset;
 use super::Shared;
 use crate::charts::format::fixed;
 use crate::dom::size::use_in_view;
@@ -247,13 +248,4 @@ fn why_sentence(layer: usize, head: usize, prev: f64, gap: &[f64], magnitude: &[
         sentence += "no key wins by much here.";
     }
     sentence
-}
-
-pub(super) fn fmt_offset(v: u64) -> String {
-    match v {
-        0 => "0".into(),
-        1_000 => "1,000".into(),
-        100_000 => "100,000".into(),
-        _ => "1,000,000".into(),
-    }
 }

@@ -1,6 +1,7 @@
 //! Text in, tokens out: the reader's story, its tokens with their positions and losses, the
 //! model's next token and its greedy continuation.
 
+use super::look::chip_text;
 use super::{continue_story, Shared};
 use crate::charts::format::fixed;
 use crate::dom::indexed::indexed;
@@ -11,15 +12,6 @@ use leptos::prelude::*;
 
 /// Losses at or above this many nats fill a token's bar.
 const FULL_BAR: f64 = 8.0;
-
-/// A token as its chip shows it: a leading space as ␣ and no other change.
-pub(super) fn chip_text(piece: &str) -> String {
-    match piece.strip_prefix(' ') {
-        Some("") => "␣".to_string(),
-        Some(rest) => format!("␣{rest}"),
-        None => piece.replace('\n', "⏎"),
-    }
-}
 
 #[component]
 pub(super) fn TextPanel() -> impl IntoView {

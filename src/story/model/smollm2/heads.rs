@@ -1,7 +1,7 @@
 //! SmolLM2's 270 heads, coloured by their attention to the previous token or to the first, and
 //! the selected head's attention map.
 
-use super::super::heads::{css, ink_on, shade};
+use super::super::look::{css, ink_on, shade};
 use super::client::Client;
 use crate::charts::format::fixed;
 use crate::dom::canvas::{context_2d, pointer_offset};

@@ -1,8 +1,8 @@
 //! The selected head's 32 planes (wavelength against the trained context, share of |q|·|k|,
 //! the rotated q and k as clocks), planes switched off, and every position shifted.
 
-use super::super::planes::fmt_offset;
-use super::super::text::chip_text;
+use super::super::look::chip_text;
+use super::super::look::fmt_offset;
 use super::client::{Client, HeadData};
 use crate::charts::format::fixed;
 use crate::lab::use_lab;

@@ -1,7 +1,7 @@
 //! The reader's text as SmolLM2 reads it: its tokens with their losses, the next token, and a
 //! greedy continuation.
 
-use super::super::text::chip_text;
+use super::super::look::chip_text;
 use super::client::{Client, MAX_TOKENS};
 use crate::charts::format::fixed;
 use crate::dom::indexed::indexed;

@@ -85,14 +85,16 @@ test-e2e: build
 	playwright test --config e2e/playwright.config.mjs
 
 ## make bench: every slider's main-thread ms per key press in every scenario (60 presses), and
-## the core's hot paths natively, each beside the obvious way of computing the same thing.
+## the core's hot paths natively, each beside the obvious way of computing the same thing; with
+## SmolLM2 in the build, its read, its continuation, the page's longest task meanwhile and each
+## of the worker's kernels (smollm2.spec.mjs).
 ## Beside the peer (the static build of the richest interactive RoPE page, kept outside the
 ## repository) when it is there: PEER=<dir> names another place; without it that table is skipped.
 PEER ?= $(CURDIR)/../shared/peer/pel-build
 bench: tools build
 	cargo bench --locked --bench core
 	cd e2e && BENCH=full PEER_DIR="$$([ -d '$(PEER)' ] && echo '$(PEER)' || true)" \
-	  playwright test --config playwright.config.mjs perf.spec.mjs
+	  playwright test --config playwright.config.mjs perf.spec.mjs smollm2.spec.mjs
 
 ## make soak: 5,000 random user actions in Chromium (make test runs 300).
 soak: tools build

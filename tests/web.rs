@@ -676,3 +676,82 @@ async fn the_model_chapter_without_its_model_says_how_to_add_it() {
     assert_eq!(root.query_selector_all(".model-head").unwrap().length(), 40);
     drop(handle);
 }
+
+/// The model's kernels as the browser runs them (WebAssembly SIMD; native tests run the plain
+/// loops): a continuation's one token multiplies straight from the blocks, the batch from
+/// dequantised rows, and the exponentials are a polynomial. Each against f64 sums of the
+/// dequantised numbers.
+mod kernels {
+    use super::*;
+    use rope_lab_kernels::quant::{dequantize_row, matmul, Format};
+
+    /// A matrix of `rows` × `cols` in `format` from a fixed draw: random bytes with scales of a
+    /// trained model's size (d ≈ 0.01, Q4_1's minimum ≈ −0.08).
+    fn matrix(format: Format, rows: usize, cols: usize) -> Vec<u8> {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut w: Vec<u8> = (0..format.row_bytes(cols) * rows)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state as u8
+            })
+            .collect();
+        let (block, scales): (usize, &[u8]) = match format {
+            Format::Q4_1 => (20, &[0x1f, 0x21, 0x1f, 0xad]),
+            Format::Q4_0 => (18, &[0x1f, 0x21]),
+            _ => (34, &[0x1f, 0x21]),
+        };
+        for b in w.chunks_exact_mut(block) {
+            b[..scales.len()].copy_from_slice(scales);
+        }
+        w
+    }
+
+    #[wasm_bindgen_test]
+    fn products_from_blocks_equal_the_dequantised_sums() {
+        let (rows, cols) = (37, 192);
+        for format in [Format::Q4_0, Format::Q4_1, Format::Q8_0] {
+            let w = matrix(format, rows, cols);
+            for tokens in [1, 2, 3, 9] {
+                let x: Vec<f32> = (0..tokens * cols).map(|i| ((i * 7919 % 1000) as f32 / 500.0 - 1.0) * 1.7).collect();
+                let mut out = vec![0f32; tokens * rows];
+                matmul(format, &w, rows, cols, &x, &mut out);
+                let mut row = vec![0f32; cols];
+                for r in 0..rows {
+                    dequantize_row(format, &w[r * format.row_bytes(cols)..][..format.row_bytes(cols)], &mut row);
+                    for t in 0..tokens {
+                        let want: f64 = row.iter().zip(&x[t * cols..][..cols]).map(|(&a, &b)| a as f64 * b as f64).sum();
+                        let scale: f64 = row.iter().zip(&x[t * cols..][..cols]).map(|(&a, &b)| (a as f64 * b as f64).abs()).sum();
+                        let got = out[t * rows + r] as f64;
+                        assert!(
+                            (got - want).abs() <= 1e-5 * scale.max(1.0),
+                            "{} tokens {tokens} row {r}: {got} against {want}",
+                            format.name()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn exponentials_are_within_a_few_ulp() {
+        let logits: Vec<f32> = (0..49_157u64).map(|i| ((i * 104_729 % 100_003) as f32 / 100_003.0 - 0.5) * 60.0).collect();
+        let max = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) as f64;
+        let want = max + logits.iter().map(|&v| (v as f64 - max).exp()).sum::<f64>().ln();
+        let got = rope_lab_kernels::log_sum_exp(&logits);
+        assert!((got - want).abs() < 1e-6, "{got} against {want}");
+        for n in [1, 3, 4, 130] {
+            let mut x: Vec<f32> = logits[..n].to_vec();
+            let m = x.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) as f64;
+            let sum: f64 = x.iter().map(|&v| (v as f64 - m).exp()).sum();
+            // The kernel takes x − max in f32: rounding an argument of size a moves e^a by a·2⁻²⁴ of itself.
+            let want: Vec<(f64, f64)> = x.iter().map(|&v| ((v as f64 - m).exp() / sum, (v as f64 - m).abs())).collect();
+            rope_lab_kernels::softmax(&mut x);
+            for (g, (w, a)) in x.iter().zip(&want) {
+                assert!((*g as f64 - w).abs() <= (1e-6 + a * 6e-8) * w + 1e-37, "softmax of {n}: {g} against {w}");
+            }
+        }
+    }
+}

@@ -97,6 +97,16 @@ pub fn f16_to_f32(h: u16) -> f32 {
     f32::from_bits(magnitude.to_bits() | sign)
 }
 
+/// Every f16's value, 256 KB (llama.cpp's `ggml_table_f32_f16`): a block's scale is one load
+/// from a table that stays in the cache. Converted where it is used, a Q4_1 block's two scales
+/// cost a third of its products; read from f32 copies of every scale, the model's 30 MB more
+/// to stream cost a quarter.
+#[cfg(target_arch = "wasm32")]
+fn halves() -> &'static [f32] {
+    static TABLE: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| (0..=u16::MAX).map(f16_to_f32).collect())
+}
+
 #[inline(always)]
 fn half(bytes: &[u8], at: usize) -> f32 {
     f16_to_f32(u16::from_le_bytes([bytes[at], bytes[at + 1]]))
@@ -144,12 +154,26 @@ pub fn dequantize_row(format: Format, bytes: &[u8], out: &mut [f32]) {
 /// Rows dequantised together: each vector of the batch is read once per group.
 const GROUP: usize = 4;
 
+/// Batches of at most this many vectors are multiplied straight from the blocks (a block's
+/// numbers never written out as f32): a continuation's one token reads each weight once, so
+/// dequantising first would cost a store and a load per weight for nothing.
+#[cfg(target_arch = "wasm32")]
+const FUSED_TOKENS: usize = 2;
+
 /// `out[t][r] = Σ_c W[r][c] · x[t][c]` for a matrix W of `rows` rows of `cols` numbers stored
 /// in `format` (`w`: `rows` rows of [`Format::row_bytes`]), `x` a batch of vectors of `cols`
 /// numbers one after another, and `out` the batch's results, `rows` numbers a vector.
 pub fn matmul(format: Format, w: &[u8], rows: usize, cols: usize, x: &[f32], out: &mut [f32]) {
     #[cfg(target_arch = "wasm32")]
     {
+        let tokens = x.len() / cols.max(1);
+        if tokens <= FUSED_TOKENS && matches!(format, Format::Q4_0 | Format::Q4_1 | Format::Q8_0) && cols % BLOCK == 0 {
+            for (xt, o) in x.chunks_exact(cols).zip(out.chunks_exact_mut(rows)) {
+                // SAFETY: as `matmul_simd`'s; `fused` checks the slices' lengths first.
+                unsafe { fused::matvec(format, w, rows, cols, xt, o) }
+            }
+            return;
+        }
         // SAFETY: simd128 is a feature of every browser the page supports (see `matvec`); the
         // body only indexes its slices.
         unsafe { matmul_simd(format, w, rows, cols, x, out) }
@@ -190,6 +214,117 @@ fn matmul_body(format: Format, w: &[u8], rows: usize, cols: usize, x: &[f32], ou
             }
         }
         r0 += n;
+    }
+}
+
+/// A matrix of blocks times one vector, straight from the blocks, four numbers at a time: a
+/// block's bytes are spread into 32-bit lanes by one shuffle per four numbers, converted to f32
+/// and multiplied by x; the block's scale multiplies the block's sum once, and Q4_1's minimum
+/// (Q4_0's −8·d) multiplies the block's Σx, computed once for every row.
+#[cfg(target_arch = "wasm32")]
+mod fused {
+    use super::{Format, BLOCK};
+    use core::arch::wasm32::*;
+
+    const Z: v128 = u8x16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+    /// Bytes 4k..4k+3 of `v` zero-extended into the four 32-bit lanes, as f32.
+    #[inline(always)]
+    fn unsigned<const K: usize>(v: v128) -> v128 {
+        let lanes = match K {
+            0 => i8x16_shuffle::<0, 16, 16, 16, 1, 16, 16, 16, 2, 16, 16, 16, 3, 16, 16, 16>(v, Z),
+            1 => i8x16_shuffle::<4, 16, 16, 16, 5, 16, 16, 16, 6, 16, 16, 16, 7, 16, 16, 16>(v, Z),
+            2 => i8x16_shuffle::<8, 16, 16, 16, 9, 16, 16, 16, 10, 16, 16, 16, 11, 16, 16, 16>(v, Z),
+            _ => i8x16_shuffle::<12, 16, 16, 16, 13, 16, 16, 16, 14, 16, 16, 16, 15, 16, 16, 16>(v, Z),
+        };
+        f32x4_convert_i32x4(lanes)
+    }
+
+    /// Bytes 4k..4k+3 of `v` as signed numbers in the four lanes, as f32: each byte moved to
+    /// the top of its lane, then shifted down with its sign.
+    #[inline(always)]
+    fn signed<const K: usize>(v: v128) -> v128 {
+        let lanes = match K {
+            0 => i8x16_shuffle::<16, 16, 16, 0, 16, 16, 16, 1, 16, 16, 16, 2, 16, 16, 16, 3>(v, Z),
+            1 => i8x16_shuffle::<16, 16, 16, 4, 16, 16, 16, 5, 16, 16, 16, 6, 16, 16, 16, 7>(v, Z),
+            2 => i8x16_shuffle::<16, 16, 16, 8, 16, 16, 16, 9, 16, 16, 16, 10, 16, 16, 16, 11>(v, Z),
+            _ => i8x16_shuffle::<16, 16, 16, 12, 16, 16, 16, 13, 16, 16, 16, 14, 16, 16, 16, 15>(v, Z),
+        };
+        f32x4_convert_i32x4(i32x4_shr(lanes, 24))
+    }
+
+    /// Σ of 16 numbers (`a`'s four groups of four) times x at `xp`..`xp + 16`, as two partial sums.
+    #[inline(always)]
+    unsafe fn sixteen(a: [v128; 4], xp: *const f32, s: &mut [v128; 2]) {
+        // SAFETY: the caller gives 16 readable numbers at `xp`.
+        unsafe {
+            s[0] = f32x4_add(s[0], f32x4_mul(a[0], v128_load(xp as *const v128)));
+            s[1] = f32x4_add(s[1], f32x4_mul(a[1], v128_load(xp.add(4) as *const v128)));
+            s[0] = f32x4_add(s[0], f32x4_mul(a[2], v128_load(xp.add(8) as *const v128)));
+            s[1] = f32x4_add(s[1], f32x4_mul(a[3], v128_load(xp.add(12) as *const v128)));
+        }
+    }
+
+    /// `out[r] = Σ_c W[r][c] · x[c]`; W in a block format.
+    #[target_feature(enable = "simd128")]
+    pub unsafe fn matvec(format: Format, w: &[u8], rows: usize, cols: usize, x: &[f32], out: &mut [f32]) {
+        let halves = super::halves();
+        // One loop compiled per format, so that no block asks which format it is.
+        match format {
+            Format::Q8_0 => rows_of::<8>(w, halves, rows, cols, x, out),
+            Format::Q4_0 => rows_of::<2>(w, halves, rows, cols, x, out),
+            _ => rows_of::<3>(w, halves, rows, cols, x, out),
+        }
+    }
+
+    /// [`matvec`] for the format of ggml type id `F` (2: Q4_0, 3: Q4_1, 8: Q8_0).
+    #[inline(always)]
+    unsafe fn rows_of<const F: u32>(w: &[u8], halves: &[f32], rows: usize, cols: usize, x: &[f32], out: &mut [f32]) {
+        let (format, block_bytes) = match F {
+            8 => (Format::Q8_0, 34),
+            2 => (Format::Q4_0, 18),
+            _ => (Format::Q4_1, 20),
+        };
+        let blocks = cols / BLOCK;
+        let row_bytes = format.row_bytes(cols);
+        assert!(w.len() >= rows * row_bytes && x.len() >= cols && out.len() >= rows && blocks * BLOCK == cols && halves.len() == 1 << 16);
+        // A block's f16 at `p`, from the table (its 65,536 entries: any u16 is an index).
+        let half = |p: *const u8| unsafe { *halves.get_unchecked(u16::from_le_bytes([*p, *p.add(1)]) as usize) };
+        // Σx of each block, for the minimum (Q4_1) or the offset of 8 (Q4_0).
+        let sums: Vec<f32> = x.chunks_exact(BLOCK).map(|b| b.iter().sum()).collect();
+        let xp = x.as_ptr();
+        let mask = u8x16_splat(15);
+        for (r, o) in out.iter_mut().enumerate().take(rows) {
+            // SAFETY: row r's blocks are within `w` (asserted), each load is inside its block
+            // (Q4: 16 bytes from byte 2 or 4 of 18 or 20; Q8_0: 32 from byte 2 of 34), and x has
+            // `blocks` × 32 numbers.
+            unsafe {
+                let row = w.as_ptr().add(r * row_bytes);
+                let mut acc = f32x4_splat(0.0);
+                let mut shift = 0f32;
+                for b in 0..blocks {
+                    let xb = xp.add(b * BLOCK);
+                    let p = row.add(b * block_bytes);
+                    let mut s = [f32x4_splat(0.0); 2];
+                    let d = if F == 8 {
+                        let (q0, q1) = (v128_load(p.add(2) as *const v128), v128_load(p.add(18) as *const v128));
+                        sixteen([signed::<0>(q0), signed::<1>(q0), signed::<2>(q0), signed::<3>(q0)], xb, &mut s);
+                        sixteen([signed::<0>(q1), signed::<1>(q1), signed::<2>(q1), signed::<3>(q1)], xb.add(16), &mut s);
+                        half(p)
+                    } else {
+                        let raw = v128_load(p.add(if F == 3 { 4 } else { 2 }) as *const v128);
+                        let (lo, hi) = (v128_and(raw, mask), u8x16_shr(raw, 4));
+                        sixteen([unsigned::<0>(lo), unsigned::<1>(lo), unsigned::<2>(lo), unsigned::<3>(lo)], xb, &mut s);
+                        sixteen([unsigned::<0>(hi), unsigned::<1>(hi), unsigned::<2>(hi), unsigned::<3>(hi)], xb.add(16), &mut s);
+                        let d = half(p);
+                        shift += *sums.get_unchecked(b) * if F == 3 { half(p.add(2)) } else { -8.0 * d };
+                        d
+                    };
+                    acc = f32x4_add(acc, f32x4_mul(f32x4_add(s[0], s[1]), f32x4_splat(d)));
+                }
+                *o = crate::simd::hsum(acc) + shift;
+            }
+        }
     }
 }
 

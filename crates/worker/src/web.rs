@@ -64,6 +64,7 @@ async fn handle(message: JsValue) {
             continuation(id, number(&message, p::COUNT) as usize).await
         }
         p::STOP => WRITING.with(|w| w.set(w.get() + 1)),
+        p::PROFILE => profile(id, &message),
         _ => {}
     }
 }
@@ -143,7 +144,13 @@ async fn read(id: f64, message: &JsValue) {
     let mut reading = model.begin(tokens, hooks, true);
     let started = now();
     while model.advance(&mut reading) {
-        post(p::STEP, id, &[(p::DONE, JsValue::from_f64(reading.layer as f64)), (p::OF, JsValue::from_f64(c.n_layers as f64))]);
+        // Once the layers are done, each block of logits brings its tokens' losses: shown at once.
+        let losses = if reading.layer >= c.n_layers { floats(reading.losses()) } else { JsValue::UNDEFINED };
+        post(
+            p::STEP,
+            id,
+            &[(p::DONE, JsValue::from_f64(reading.layer as f64)), (p::OF, JsValue::from_f64(c.n_layers as f64)), (p::LOSSES, losses)],
+        );
         next_task().await;
         if !is_current(id) {
             return;
@@ -277,6 +284,23 @@ async fn continuation(id: f64, count: usize) {
         next = argmax(&logits);
     }
     post(p::WRITTEN_ALL, id, &[]);
+}
+
+/// Each kernel's time on the text (cut to `max_tokens`), for `make bench`.
+fn profile(id: f64, message: &JsValue) {
+    let Some(model) = model() else { return fail(id, p::NOT_LOADED) };
+    let tokens = model.encode(&get(message, p::TEXT).as_string().unwrap_or_default());
+    let tokens = &tokens[..tokens.len().min(number(message, p::MAX_TOKENS).max(1.0) as usize)];
+    let timings = model.profile(tokens, &now);
+    post(
+        p::PROFILE_DONE,
+        id,
+        &[
+            (p::WHAT, strings(timings.iter().map(|t| t.what.clone()))),
+            (p::MS, timings.iter().map(|t| JsValue::from_f64(t.ms)).collect::<Array>().into()),
+            (p::GFLOPS, timings.iter().map(|t| JsValue::from_f64(t.gflops)).collect::<Array>().into()),
+        ],
+    );
 }
 
 fn argmax(values: &[f32]) -> u32 {

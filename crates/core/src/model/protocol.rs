@@ -3,10 +3,11 @@
 //! constants, so a misspelt field does not compile.
 //!
 //! Page → worker: [`LOAD`] {url, cache}, [`READ`] {text, off, offset, layer, head, max_tokens},
-//! [`HEAD`] {layer, head}, [`CONTINUE`] {count}, [`STOP`].
+//! [`HEAD`] {layer, head}, [`CONTINUE`] {count}, [`STOP`], [`PROFILE`] {text, max_tokens} (for
+//! `make bench`: each kernel's time, answered by [`PROFILE_DONE`] {what, ms, gflops}).
 //! Worker → page: [`READY`]; [`PROGRESS`] {loaded, total}, [`PARSING`], [`LOADED`] {shape,
-//! stored} or [`ERROR`] {message}; for a read [`TOKENS`] {pieces, cut}, [`STEP`] {done, of}
-//! (one per layer and block of logits), [`READ_DONE`] {loss, losses, next, prev, first, ms},
+//! stored} or [`ERROR`] {message}; for a read [`TOKENS`] {pieces, cut}, [`STEP`] {done, of, and
+//! once the layers are done the losses known so far} (one per layer and block of logits), [`READ_DONE`] {loss, losses, next, prev, first, ms},
 //! [`HEAD_DONE`] {layer, head, share, map, q, k}, [`GROUP`] {index, loss} (index −1: every plane
 //! on), [`DRIFT`] {largest}; for a continuation [`WRITTEN`] {text, count} and [`WRITTEN_ALL`].
 
@@ -18,6 +19,7 @@ pub const READ: &str = "read";
 pub const HEAD: &str = "head";
 pub const CONTINUE: &str = "continue";
 pub const STOP: &str = "stop";
+pub const PROFILE: &str = "profile";
 
 pub const READY: &str = "ready";
 pub const PROGRESS: &str = "progress";
@@ -32,6 +34,7 @@ pub const GROUP: &str = "group";
 pub const DRIFT: &str = "drift";
 pub const WRITTEN: &str = "written";
 pub const WRITTEN_ALL: &str = "written-all";
+pub const PROFILE_DONE: &str = "profile-done";
 
 pub const URL: &str = "url";
 pub const CACHE: &str = "cache";
@@ -68,6 +71,8 @@ pub const Q: &str = "q";
 pub const K: &str = "k";
 pub const INDEX: &str = "index";
 pub const LARGEST: &str = "largest";
+pub const WHAT: &str = "what";
+pub const GFLOPS: &str = "gflops";
 
 /// Why a load failed, in words the page shows.
 pub const OFFLINE: &str = "The model could not be downloaded (is the network down?).";

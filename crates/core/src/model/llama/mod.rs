@@ -12,9 +12,12 @@
 //! computed when the reader picks it).
 
 mod config;
+mod profile;
 mod reading;
 
 pub use config::LlamaConfig;
+pub use profile::Timing;
+use profile::{rotate, top_k};
 pub use reading::{Cache, Reading};
 
 use super::bpe::BpeTokenizer;
@@ -249,10 +252,12 @@ impl LlamaModel {
         let logits = self.apply(&self.output, &r.x[from * c.dim..to * c.dim]);
         for (i, row) in logits.chunks_exact(c.vocab_size).enumerate() {
             let t = from + i;
+            // The softmax's normaliser, once for the loss and the candidates.
+            let normaliser = rope_lab_kernels::log_sum_exp(row);
             if let Some(&next) = r.tokens.get(t + 1) {
-                r.losses[t + 1] = super::reading::cross_entropy(row, next) as f32;
+                r.losses[t + 1] = (normaliser - row[next as usize] as f64) as f32;
             }
-            r.top.push(top_k(row));
+            r.top.push(top_k(row, normaliser));
         }
         r.logits_done = to;
         r.logits_done < n
@@ -333,13 +338,13 @@ impl LlamaModel {
                 for h in 0..c.n_heads {
                     let qh = &q[t * c.q_dim() + h * hd..][..hd];
                     for p in 0..planes {
-                        r.q_norm[(l * c.n_heads + h) * planes + p] += qh[2 * p].hypot(qh[2 * p + 1]);
+                        r.q_norm[(l * c.n_heads + h) * planes + p] += (qh[2 * p] * qh[2 * p] + qh[2 * p + 1] * qh[2 * p + 1]).sqrt();
                     }
                 }
                 for h in 0..c.n_kv_heads {
                     let kh = &k[t * kv_dim + h * hd..][..hd];
                     for p in 0..planes {
-                        r.k_norm[(l * c.n_kv_heads + h) * planes + p] += kh[2 * p].hypot(kh[2 * p + 1]);
+                        r.k_norm[(l * c.n_kv_heads + h) * planes + p] += (kh[2 * p] * kh[2 * p] + kh[2 * p + 1] * kh[2 * p + 1]).sqrt();
                     }
                 }
             }
@@ -356,34 +361,4 @@ impl LlamaModel {
         let down = self.apply(&w.down, &gate);
         x.iter_mut().zip(&down).for_each(|(x, d)| *x += d);
     }
-}
-
-/// Turns plane i of every head of `v` (`head_dim` numbers each) by its angle: (a, b) ↦
-/// (a cos − b sin, a sin + b cos). Planes past `rotation.len()` (partial rotary) stay.
-fn rotate(v: &mut [f32], head_dim: usize, rotation: &[(f32, f32)]) {
-    for head in v.chunks_exact_mut(head_dim) {
-        for (pair, &(cos, sin)) in head.chunks_exact_mut(2).zip(rotation) {
-            let (a, b) = (pair[0], pair[1]);
-            pair[0] = a * cos - b * sin;
-            pair[1] = a * sin + b * cos;
-        }
-    }
-}
-
-/// The [`TOP`] highest logits as (id, probability), highest first, the lower id on a tie.
-fn top_k(logits: &[f32]) -> [(u32, f32); TOP] {
-    let max = logits.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v)) as f64;
-    let sum: f64 = logits.iter().map(|&v| (v as f64 - max).exp()).sum();
-    let mut best = [(0u32, f32::NEG_INFINITY); TOP];
-    for (i, &v) in logits.iter().enumerate() {
-        if v > best[TOP - 1].1 {
-            let mut at = TOP - 1;
-            while at > 0 && v > best[at - 1].1 {
-                best[at] = best[at - 1];
-                at -= 1;
-            }
-            best[at] = (i as u32, v);
-        }
-    }
-    best.map(|(id, v)| (id, ((v as f64 - max).exp() / sum) as f32))
 }

@@ -17,10 +17,24 @@ thread_local! {
     static CURRENT: Cell<f64> = const { Cell::new(0.0) };
     /// Bumped by Stop and by each continuation: an older continuation stops.
     static WRITING: Cell<u32> = const { Cell::new(0) };
+    /// Continuations writing now: while one writes, the readings that follow a read (each group
+    /// of planes off, the text at offset 0) wait; the reader asked for the words and sees them come.
+    static WRITING_NOW: Cell<u32> = const { Cell::new(0) };
 }
 
 fn fail(id: f64, message: &str) {
     post(p::ERROR, id, &[(p::MESSAGE, JsValue::from_str(message))]);
+}
+
+/// Lets a continuation go first: while one writes, waits in steps of 20 ms (a timer, not a
+/// loop that would take the thread from it).
+async fn after_writing() {
+    while WRITING_NOW.with(Cell::get) > 0 {
+        let promise = Promise::new(&mut |resolve, _| {
+            call(&scope(), "setTimeout", &[&resolve, &JsValue::from_f64(20.0)]);
+        });
+        let _ = JsFuture::from(promise).await;
+    }
 }
 
 /// Lets the worker's other messages in (a MessageChannel's task: no timer clamping).
@@ -198,12 +212,13 @@ async fn read(id: f64, message: &JsValue) {
     post(p::GROUP, id, &[(p::INDEX, JsValue::from_f64(-1.0)), (p::LOSS, JsValue::from_f64(baseline))]);
     for g in 0..groups {
         let Some(l) = loss_of(&model, tokens, plain.with_off(8 * g..8 * g + 8), id).await else { return };
-        post(p::GROUP, id, &[(p::INDEX, JsValue::from_f64(g as f64)), (p::LOSS, JsValue::from_f64(l))]);
+        post(p::GROUP, id, &[(p::INDEX, JsValue::from_f64(g as f64)), (p::LOSS, JsValue::from_f64(l)), (p::MEMORY, memory_bytes())]);
     }
     if hooks.offset != 0 {
         let mut at_zero = model.begin(tokens, Hooks { offset: 0, ..hooks }, true);
         while model.advance(&mut at_zero) {
             next_task().await;
+            after_writing().await;
             if !is_current(id) {
                 return;
             }
@@ -218,7 +233,7 @@ async fn read(id: f64, message: &JsValue) {
                 largest = largest.max((reading.head_first(&c, l, h) - at_zero.head_first(&c, l, h)).abs());
             }
         }
-        post(p::DRIFT, id, &[(p::LARGEST, JsValue::from_f64(largest))]);
+        post(p::DRIFT, id, &[(p::LARGEST, JsValue::from_f64(largest)), (p::MEMORY, memory_bytes())]);
     }
 }
 
@@ -227,6 +242,7 @@ async fn loss_of(model: &LlamaModel, tokens: &[u32], hooks: Hooks, id: f64) -> O
     let mut r = model.begin(tokens, hooks, false);
     while model.advance(&mut r) {
         next_task().await;
+        after_writing().await;
         if !is_current(id) {
             return None;
         }
@@ -266,6 +282,8 @@ async fn continuation(id: f64, count: usize) {
     let mut session = r.for_continuing();
     let mut next = r.top(r.len().saturating_sub(1)).map_or(0, |t| t[0].0);
     let mut bytes: Vec<u8> = Vec::new();
+    WRITING_NOW.with(|w| w.set(w.get() + 1));
+    let _done = Finally(|| WRITING_NOW.with(|w| w.set(w.get().saturating_sub(1))));
     for written in 0..count {
         if Some(next) == model.tokenizer.eos || r.is_empty() {
             break;
@@ -303,6 +321,15 @@ fn profile(id: f64, message: &JsValue) {
     );
 }
 
+/// Runs its closure when dropped: on every way out of a function, an early return too.
+struct Finally<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for Finally<F> {
+    fn drop(&mut self) {
+        (self.0)()
+    }
+}
+
 fn argmax(values: &[f32]) -> u32 {
     let mut best = 0;
     for (i, &v) in values.iter().enumerate() {
@@ -311,6 +338,11 @@ fn argmax(values: &[f32]) -> u32 {
         }
     }
     best as u32
+}
+
+/// The worker's WebAssembly memory, in bytes (it grows and never shrinks: its largest so far).
+fn memory_bytes() -> JsValue {
+    get(&get(&wasm_bindgen::memory(), "buffer"), "byteLength")
 }
 
 fn now() -> f64 {

@@ -73,6 +73,8 @@ pub const INDEX: &str = "index";
 pub const LARGEST: &str = "largest";
 pub const WHAT: &str = "what";
 pub const GFLOPS: &str = "gflops";
+/// The worker's WebAssembly memory in bytes, with [`GROUP`] and [`DRIFT`] (its largest so far).
+pub const MEMORY: &str = "memory";
 
 /// Why a load failed, in words the page shows.
 pub const OFFLINE: &str = "The model could not be downloaded (is the network down?).";

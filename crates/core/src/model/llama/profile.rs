@@ -32,14 +32,14 @@ impl LlamaModel {
         let classifier_macs = self.output.rows * self.output.cols;
         for batch in [n, 1] {
             let x = vec![0.01f32; batch * c.dim.max(c.hidden_dim)];
-            time(format!("layers' matrices, {batch} token(s)"), 2.0 * (layer_macs * batch) as f64, &mut || {
+            time(format!("layers' matrices, {batch} token(s)"), 2.0 * layer_macs as f64 * batch as f64, &mut || {
                 for w in &self.layers {
                     for m in [&w.q, &w.k, &w.v, &w.o, &w.gate, &w.up, &w.down] {
                         std::hint::black_box(self.apply(m, &x[..batch * m.cols]));
                     }
                 }
             });
-            time(format!("classifier, {batch} token(s)"), 2.0 * (classifier_macs * batch) as f64, &mut || {
+            time(format!("classifier, {batch} token(s)"), 2.0 * classifier_macs as f64 * batch as f64, &mut || {
                 for from in (0..batch).step_by(super::LOGIT_CHUNK) {
                     let to = (from + super::LOGIT_CHUNK).min(batch);
                     std::hint::black_box(self.apply(&self.output, &x[from * c.dim..to * c.dim]));

@@ -213,12 +213,17 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // KB (+8.8 KB: wasm-split cut the code the new part shares with the others into more chunks);
 // the model part's code 51.8 -> 55.1 KB (the choice of model and the call into the new part, over
 // the issue's 1 KB too). Budgets: first visit 199.5 KB, whole page 748 KB, until those are won back.
+// 2026-12-08, issue 56: SmolLM2's two questions and two PNG exports call the page's Check and
+// ExportButtons from its part, and wasm-split moves what they share into chunks the opening part
+// loads too (+1.2 KB: whole page 748.2 KB; the first visit unchanged at 199.3 KB); the SmolLM2
+// part 41.8 -> 47.1 KB (the questions, the exports, the panels a task apart, losses as they come).
+// Budgets: whole page 749 KB, the SmolLM2 part 48 KB.
 const FIRST_VISIT_BUDGET = 199.5 * 1024;
-const WHOLE_PAGE_BUDGET = 748 * 1024;
+const WHOLE_PAGE_BUDGET = 749 * 1024;
 // Parts fetched only when asked for, and what each may add to the whole page.
 // SmolLM2's section of the model chapter (issue 56) is a part of its own, fetched when a reader
 // chooses that model; its worker is counted apart below.
-const ON_DEMAND = new Map([['lesson', 35 * 1024], ['gif', 16 * 1024], ['model', 300 * 1024], ['speak', 12 * 1024], ['smollm2', 45 * 1024]]);
+const ON_DEMAND = new Map([['lesson', 35 * 1024], ['gif', 16 * 1024], ['model', 300 * 1024], ['speak', 12 * 1024], ['smollm2', 48 * 1024]]);
 const overDemand = [];
 // The style sheets those parts load themselves.
 const ON_DEMAND_STYLES = { lesson: ['assets/lesson.css'], model: ['assets/model.css'] };

@@ -158,3 +158,34 @@ export async function seriousAxeFindings(page) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`);
 }
+
+// What is never translated (issue 49's list): formulas, code, the reader's own text, the trained
+// model's words and whatever the page marks `translate="no"` (names, keys, the address to print).
+const KEPT = 'code, pre, kbd, math, textarea, script, style, noscript, [translate=no]';
+
+/** The sentences and names the page left in English, as their templates (numbers as {0}…): each
+ * one a text the language's catalogue lacks. */
+export async function leftInEnglish(page) {
+  return page.evaluate((kept) => {
+    const left = new Set();
+    const words = /[A-Za-z]{2}/;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest(kept) || !words.test(node.data)) continue;
+      if (!node.ropeLabFound) left.add(node.ropeLabMissing ?? node.data.trim());
+    }
+    for (const element of document.querySelectorAll('[aria-label], [aria-valuetext], [title], [placeholder], [alt]')) {
+      if (element.closest('[translate=no]')) continue;
+      for (const name of ['aria-label', 'aria-valuetext', 'title', 'placeholder', 'alt']) {
+        const value = element.getAttribute(name);
+        // Words, not code (a JSON example as a placeholder).
+        if (value === null || !words.test(value) || /^\s*[[{]/.test(value)) continue;
+        if (!element[`ropeLabFound-${name}`]) left.add(element[`ropeLabMissing-${name}`] ?? value.trim());
+      }
+    }
+    if (!document.querySelector('title').firstChild?.ropeLabFound) left.add(document.title);
+    // What the charts drew on their canvases (src/dom/translate.rs notes each miss).
+    for (const text of window.ropeLabUnsaid ?? []) left.add(text);
+    return [...left].sort();
+  }, KEPT);
+}

@@ -4,7 +4,7 @@
 // the page writes later translated too, the state and the reader's place kept through a
 // switch, `<html lang>`, and every data-value the same in every language.
 import { test as bare } from '@playwright/test';
-import { test, expect, open, caughtUp, screenshotWholePage, WORKER_BLOCKED } from './fixtures.mjs';
+import { test, expect, open, caughtUp, screenshotWholePage, leftInEnglish, WORKER_BLOCKED } from './fixtures.mjs';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -27,10 +27,6 @@ async function readings(page) {
   );
 }
 
-// What is never translated (the issue's list): formulas, code, the reader's own text, the trained
-// model's words and whatever the page marks `translate="no"` (names, keys, the address to print).
-const KEPT = 'code, pre, kbd, math, textarea, script, style, noscript, [translate=no]';
-
 /** Scrolls through the whole page a screen at a time, so that every chart draws (a chart out of
  * view draws nothing), then back to the top. */
 async function scrollThrough(page) {
@@ -41,33 +37,6 @@ async function scrollThrough(page) {
     await page.waitForTimeout(120);
   }
   await page.evaluate(() => window.scrollTo(0, 0));
-}
-
-/** The sentences and names the page left in English, as their templates (numbers as {0}…): each
- * one a text the language's catalogue lacks. */
-async function leftInEnglish(page) {
-  return page.evaluate((kept) => {
-    const left = new Set();
-    const words = /[A-Za-z]{2}/;
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement.closest(kept) || !words.test(node.data)) continue;
-      if (!node.ropeLabFound) left.add(node.ropeLabMissing ?? node.data.trim());
-    }
-    for (const element of document.querySelectorAll('[aria-label], [aria-valuetext], [title], [placeholder], [alt]')) {
-      if (element.closest('[translate=no]')) continue;
-      for (const name of ['aria-label', 'aria-valuetext', 'title', 'placeholder', 'alt']) {
-        const value = element.getAttribute(name);
-        // Words, not code (a JSON example as a placeholder).
-        if (value === null || !words.test(value) || /^\s*[[{]/.test(value)) continue;
-        if (!element[`ropeLabFound-${name}`]) left.add(element[`ropeLabMissing-${name}`] ?? value.trim());
-      }
-    }
-    if (!document.querySelector('title').firstChild?.ropeLabFound) left.add(document.title);
-    // What the charts drew on their canvases (src/dom/translate.rs notes each miss).
-    for (const text of window.ropeLabUnsaid ?? []) left.add(text);
-    return [...left].sort();
-  }, KEPT);
 }
 
 /** Every text of the page, but for the announcements a screen reader hears once the score

@@ -5,11 +5,12 @@
 //!
 //! One file per run of chapters: `early` (counting to the rotation lab), `planes` (frequencies,
 //! the heatmap, decay), `scaling` (context extension), `variants` (layouts, 2D, precision),
-//! `verify` (checking your own RoPE).
+//! `verify` (checking your own RoPE), `smollm2` (the current model of the trained-model chapter).
 
 pub mod early;
 pub mod planes;
 pub mod scaling;
+pub mod smollm2;
 pub mod variants;
 pub mod verify;
 

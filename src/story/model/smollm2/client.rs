@@ -96,11 +96,15 @@ pub struct Client {
     pub cut: RwSignal<bool>,
     /// While a read runs: steps done and of how many.
     pub progress: RwSignal<Option<(usize, usize)>>,
+    /// While a read runs: the tokens' losses known so far (the reading's, once it is done).
+    pub early_losses: RwSignal<Vec<f32>>,
     pub reading: RwSignal<Option<Arc<ReadingData>>>,
     pub head: RwSignal<Option<Arc<HeadData>>>,
     /// Index 0: the loss with every plane on; then with each group of eight planes off.
     pub groups: RwSignal<Vec<Option<f64>>>,
     pub drift: RwSignal<Option<f64>>,
+    /// The worker's WebAssembly memory, bytes, as its last report said.
+    pub memory: RwSignal<f64>,
     pub continuation: RwSignal<String>,
     pub continued: RwSignal<usize>,
     pub writing: RwSignal<bool>,
@@ -122,10 +126,12 @@ impl Client {
             pieces: RwSignal::new(Vec::new()),
             cut: RwSignal::new(false),
             progress: RwSignal::new(None),
+            early_losses: RwSignal::new(Vec::new()),
             reading: RwSignal::new(None),
             head: RwSignal::new(None),
             groups: RwSignal::new(Vec::new()),
             drift: RwSignal::new(None),
+            memory: RwSignal::new(0.0),
             continuation: RwSignal::new(String::new()),
             continued: RwSignal::new(0),
             writing: RwSignal::new(false),
@@ -189,6 +195,7 @@ impl Client {
         self.continued.set(0);
         self.writing.set(false);
         self.progress.set(Some((0, 0)));
+        self.early_losses.set(Vec::new());
         self.send(
             p::READ,
             &[
@@ -223,6 +230,9 @@ impl Client {
         let kind = get(message, p::KIND).as_string().unwrap_or_default();
         let id = number(message, p::ID);
         let current = id == self.request.get_value();
+        if number(message, p::MEMORY) > 0.0 {
+            self.memory.set(number(message, p::MEMORY));
+        }
         match kind.as_str() {
             p::READY => {
                 let queued = PENDING.with(|p| p.borrow_mut().take()).unwrap_or_default();
@@ -251,7 +261,13 @@ impl Client {
                 self.pieces.set(Array::from(&get(message, p::PIECES)).iter().filter_map(|v| v.as_string()).collect());
                 self.cut.set(get(message, p::CUT).as_bool() == Some(true));
             }
-            p::STEP => self.progress.set(Some((number(message, p::DONE) as usize, number(message, p::OF) as usize))),
+            p::STEP => {
+                self.progress.set(Some((number(message, p::DONE) as usize, number(message, p::OF) as usize)));
+                let losses = get(message, p::LOSSES);
+                if !losses.is_undefined() {
+                    self.early_losses.set(floats(&losses));
+                }
+            }
             p::READ_DONE => {
                 self.progress.set(None);
                 let next = Array::from(&get(message, p::NEXT))

@@ -5,12 +5,16 @@ use super::super::look::{css, ink_on, shade};
 use super::client::Client;
 use crate::charts::format::fixed;
 use crate::dom::canvas::{context_2d, pointer_offset};
+use crate::dom::js::{call, get, set};
 use crate::lab::{use_dark_mode, use_lab};
 use crate::state::{fmt_f64, Change};
+use crate::ui::check::{Asker, Check};
+use crate::ui::export::ExportButtons;
 use crate::ui::readout::Readout;
-use leptos::html::Canvas;
+use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
-use wasm_bindgen::Clamped;
+use std::sync::Arc;
+use wasm_bindgen::{Clamped, JsCast, JsValue};
 
 /// JSON of a layers × heads grid.
 fn grid_json(values: &[f32], heads: usize) -> String {
@@ -57,6 +61,63 @@ pub(super) fn HeadsPanel(query: RwSignal<Option<usize>>, key: RwSignal<Option<us
             notices
         });
     };
+    // The grid's 270 buttons are written once per shape as HTML and then coloured by one effect
+    // that walks them: a reactive closure per button and attribute (1,350 of them) cost the
+    // main thread a task of 60-80 ms when the model arrived.
+    let grid = NodeRef::<Div>::new();
+    let built = RwSignal::new(0usize);
+    Effect::new(move |_| {
+        let (layers, heads) = shape();
+        let Some(element) = grid.get() else { return };
+        let mut html = String::new();
+        for l in 0..layers {
+            html.push_str(&format!(r#"<div class="model-heads-row"><span class="model-heads-layer">layer {l}</span>"#));
+            for h in 0..heads {
+                html.push_str(&format!(r#"<button type="button" class="model-head" data-layer="{l}" data-head="{h}"></button>"#));
+            }
+            html.push_str("</div>");
+        }
+        element.set_inner_html(&html);
+        built.update(|b| *b += 1);
+    });
+    Effect::new(move |_| {
+        built.track();
+        let (look, dark, (sl, sh)) = (look.get(), dark.get(), selected.get());
+        let Some(element) = grid.get() else { return };
+        let heads = shape().1.max(1);
+        let Ok(buttons) = element.query_selector_all("button") else { return };
+        client.reading.with(|r| {
+            let values = r.as_ref().map(|r| if look == Look::Previous { &r.prev } else { &r.first });
+            // Through `Reflect` (crate::dom::js): no web-sys binding of its own for the page to load.
+            let text = |s: &str| JsValue::from_str(s);
+            for i in 0..buttons.length() {
+                let Some(button) = buttons.item(i) else { continue };
+                let button: &JsValue = button.as_ref();
+                let (l, h) = (i as usize / heads, i as usize % heads);
+                let v = values.and_then(|v| v.get(i as usize)).map(|&v| v as f64);
+                let colour = shade(v.unwrap_or(0.0), dark);
+                let style = get(button, "style");
+                call(&style, "setProperty", &[&text("background-color"), &text(&css(colour))]);
+                call(&style, "setProperty", &[&text("color"), &text(&css(ink_on(colour)))]);
+                set(button, "textContent", &text(&v.map(|v| fixed(v * 100.0, 0)).unwrap_or_default()));
+                let label = format!("layer {l}, head {h}: {}%", fixed(v.unwrap_or(0.0) * 100.0, 0));
+                call(button, "setAttribute", &[&text("aria-label"), &text(&label)]);
+                let picked = (l, h) == (sl, sh);
+                call(button, "setAttribute", &[&text("aria-pressed"), &text(if picked { "true" } else { "false" })]);
+                set(button, "className", &text(if picked { "model-head selected" } else { "model-head" }));
+            }
+        });
+    });
+    let click_grid = move |ev: leptos::ev::MouseEvent| {
+        let button = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|e| e.closest("button").ok().flatten());
+        let Some(button) = button else { return };
+        let index = |name: &str| button.get_attribute(name).and_then(|v| v.parse::<usize>().ok());
+        if let (Some(l), Some(h)) = (index("data-layer"), index("data-head")) {
+            pick(l, h);
+        }
+    };
+    let sinks_question: Asker =
+        Arc::new(move || client.reading.with(|r| crate::quiz::smollm2::sinks(r.as_ref().map_or(&[][..], |r| &r.first))));
     let canvas = NodeRef::<Canvas>::new();
     Effect::new(move |_| {
         let dark = dark.get();
@@ -109,37 +170,21 @@ pub(super) fn HeadsPanel(query: RwSignal<Option<usize>>, key: RwSignal<Option<us
         </div>
         <span hidden data-testid="model-heads-prev" data-value=move || json(Look::Previous)></span>
         <span hidden data-testid="model-heads-first" data-value=move || json(Look::First)></span>
-        <div class="model-heads smollm2-heads" role="group" aria-label="the 270 heads">
-            {move || { let (layers, heads) = shape(); (0..layers).map(|l| view! {
-                <div class="model-heads-row">
-                    <span class="model-heads-layer">{format!("layer {l}")}</span>
-                    {(0..heads).map(|h| {
-                        let v = move || value(l, h, look.get());
-                        view! {
-                            <button type="button" class="model-head" class:selected=move || selected.get() == (l, h)
-                                aria-pressed=move || (selected.get() == (l, h)).to_string()
-                                aria-label=move || format!("layer {l}, head {h}: {}%", fixed(v().unwrap_or(0.0) * 100.0, 0))
-                                style:background-color=move || css(shade(v().unwrap_or(0.0), dark.get()))
-                                style:color=move || css(ink_on(shade(v().unwrap_or(0.0), dark.get())))
-                                on:click=move |_| pick(l, h)>
-                                {move || v().map(|v| fixed(v * 100.0, 0)).unwrap_or_default()}
-                            </button>
-                        }
-                    }).collect_view()}
-                </div>
-            }).collect_view() }}
-        </div>
+        <div class="model-heads smollm2-heads" role="group" aria-label="the 270 heads" node_ref=grid on:click=click_grid></div>
         <div class="readouts">
             <Readout testid="model-head-prev" label="selected head: mean attention to the previous token" value=head_value(Look::Previous)
                 hint=move || { let (l, h) = selected.get(); format!("layer {l}, head {h}; over queries 1 to T − 1") } />
             <Readout testid="model-head-first" label="selected head: mean attention to the first token" value=head_value(Look::First)
                 hint="over queries 1 to T − 1" />
         </div>
+        <Check name="smollm2-sinks" look="the grid coloured by attention to the first token" ask=sinks_question />
         <figure class="model-map smollm2-map">
             <canvas class="model-attention" node_ref=canvas role="img" on:click=click_map
                 aria-label=move || { let (l, h) = selected.get(); format!("Attention of layer {l}, head {h}: a row per query token, a column per key token") }></canvas>
             <figcaption>"A row per query (position down), a column per key (position across), the stronger the colour the \
                 more attention; above the diagonal the causal mask hides the future. Click a cell to pick that query and key."</figcaption>
         </figure>
+        <ExportButtons name="smollm2-attention" figure=".smollm2-map"
+            caption=Callback::new(move |()| { let (l, h) = selected.get_untracked(); format!("Attention weights of SmolLM2-135M over the reader's text, layer {l}, head {h}") }) />
     }
 }

@@ -157,7 +157,8 @@ pub fn Smollm2Section() -> impl IntoView {
             </div>
             <p class="model-status" data-testid="model-status" role="status" hidden=move || status_text().is_none()
                 class:model-missing=move || matches!(client.status.get(), Status::Absent | Status::Failed(_))
-                data-read-ms=move || client.reading.with(|r| r.as_ref().map(|r| crate::state::fmt_f64(r.ms)).unwrap_or_default())>
+                data-read-ms=move || client.reading.with(|r| r.as_ref().map(|r| crate::state::fmt_f64(r.ms)).unwrap_or_default())
+                data-worker-bytes=move || crate::state::fmt_f64(client.memory.get())>
                 {status_text}</p>
             <p class="explain smollm2-stored" hidden=move || !client.stored.get() && !client.removed.get()>
                 {move || if client.stored.get() {

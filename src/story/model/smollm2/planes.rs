@@ -7,8 +7,11 @@ use super::client::{Client, HeadData};
 use crate::charts::format::fixed;
 use crate::lab::use_lab;
 use crate::state::{fmt_f64, planes_mask, Change, MAX_MODEL_OFFSET};
+use crate::ui::check::Check;
+use crate::ui::export::ExportButtons;
 use crate::ui::readout::Readout;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The clock of one plane: q's and k's 2D parts as hands, lengths relative to `longest`.
 fn clock(q: (f64, f64), k: (f64, f64), longest: f64) -> impl IntoView {
@@ -75,9 +78,12 @@ pub(super) fn PlanesPanel(query: RwSignal<Option<usize>>, key: RwSignal<Option<u
             (click a token or a cell of the map)."</p>
         <div class="readouts">
             <Readout testid="model-turning-planes" label="planes that turn at least once within the trained context" value=turning integer=true
-                hint=move || format!("wavelength at most {} tokens", context()) />
+                hint=move || format!("wavelength at most {} tokens", crate::charts::format::whole_number(context() as i64)) />
         </div>
-        <p class="explain" data-testid="smollm2-pair">{move || { let (q, k) = pair(); format!("query: token {q} “{}”, key: token {k} “{}”", piece(q), piece(k)) }}</p>
+        // The model's tokens stay as they are (it reads English); the words around them are the page's.
+        <p class="explain" data-testid="smollm2-pair">
+            {move || format!("query: token {}", pair().0)}" "<span translate="no">{move || format!("“{}”", piece(pair().0))}</span>", "
+            {move || format!("key: token {}", pair().1)}" "<span translate="no">{move || format!("“{}”", piece(pair().1))}</span></p>
         <div class="model-table-scroll">
         <table class="smollm2-planes" data-testid="model-plane-share" data-value=share_json>
             <thead><tr><th scope="col">"plane"</th><th scope="col">"wavelength (tokens)"</th><th scope="col">"turns within the context"</th>
@@ -101,7 +107,7 @@ pub(super) fn PlanesPanel(query: RwSignal<Option<usize>>, key: RwSignal<Option<u
                         view! {
                             <tr class:smollm2-still=turns < 1.0>
                                 <th scope="row">{p}</th>
-                                <td>{if wave < 100.0 { fixed(wave, 1) } else { fixed(wave, 0) }}</td>
+                                <td>{if wave < 100.0 { fixed(wave, 1) } else { crate::charts::format::whole_number(wave.round() as i64) }}</td>
                                 <td>{if turns >= 10.0 { fixed(turns, 0) } else { fixed(turns, 2) }}</td>
                                 <td><span class="why-bar share" style=("--share", fixed(share * 4.0, 3))></span>{format!("{}%", fixed(share * 100.0, 1))}</td>
                                 <td>{hands}</td>
@@ -111,6 +117,11 @@ pub(super) fn PlanesPanel(query: RwSignal<Option<usize>>, key: RwSignal<Option<u
                 }}
             </tbody>
         </table></div>
+        <ExportButtons name="smollm2-planes" figure=".smollm2-planes"
+            caption=Callback::new(move |()| {
+                let ((l, h), (q, k)) = (selected.get_untracked(), pair());
+                format!("The planes of SmolLM2-135M's layer {l}, head {h}: wavelength, turns within {} tokens, share of |q|·|k|, q at token {q} and k at token {k}", crate::charts::format::whole_number(context() as i64))
+            }) />
 
         <h3 class="model-heading">"Switch planes off"</h3>
         <p class="explain">"A plane switched off is left unrotated in q and k, in every layer and head. Switch off the fastest \
@@ -152,6 +163,10 @@ pub(super) fn PlanesPanel(query: RwSignal<Option<usize>>, key: RwSignal<Option<u
                 }}
             </tbody>
         </table>
+        <Show when=move || client.groups.with(|g| crate::quiz::smollm2::groups(g, planes()).is_some())>
+            <Check name="smollm2-groups" look="the table of losses with each group of planes off"
+                ask=Arc::new(move || client.groups.with(|g| crate::quiz::smollm2::groups(g, planes()).unwrap_or_default())) />
+        </Show>
 
         <h3 class="model-heading">"Shift every position"</h3>
         <p class="explain">"The offset starts the text at that position instead of 0. SmolLM2 never saw a position past 8,191, \

@@ -25,7 +25,8 @@ pub(super) fn TextPanel(query: RwSignal<Option<usize>>, key: RwSignal<Option<usi
     let top = move || client.reading.with(|r| r.as_ref().and_then(|r| r.next.first().map(|(t, _)| t.clone())));
     let chip = move |t: usize| {
         let piece = client.pieces.with(|p| p.get(t).cloned()).unwrap_or_default();
-        let loss = client.reading.with(|r| r.as_ref().and_then(|r| r.losses.get(t).copied())).unwrap_or(0.0) as f64;
+        let loss = client.reading.with(|r| r.as_ref().and_then(|r| r.losses.get(t).copied()));
+        let loss = loss.or_else(|| client.early_losses.with(|l| l.get(t).copied())).unwrap_or(0.0) as f64;
         (chip_text(&piece), loss)
     };
     view! {

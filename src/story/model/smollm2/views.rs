@@ -9,6 +9,7 @@ use super::planes::PlanesPanel;
 use super::text::TextPanel;
 use crate::lab::use_lab;
 use leptos::prelude::*;
+use std::time::Duration;
 
 #[component]
 pub(super) fn Views() -> impl IntoView {
@@ -37,9 +38,20 @@ pub(super) fn Views() -> impl IntoView {
             client.pick_head(sel.0, sel.1);
         }
     });
+    // The panels arrive a task apart: built in one, with the page's layout after, they held the
+    // main thread for 50-60 ms when the model was ready.
+    let stage = RwSignal::new(0u8);
+    set_timeout(
+        move || {
+            if stage.try_set(1).is_none() {
+                set_timeout(move || _ = stage.try_set(2), Duration::ZERO);
+            }
+        },
+        Duration::ZERO,
+    );
     view! {
         <TextPanel query key />
-        <HeadsPanel query key />
-        <PlanesPanel query key />
+        <Show when=move || { stage.get() >= 1 }><HeadsPanel query key /></Show>
+        <Show when=move || { stage.get() >= 2 }><PlanesPanel query key /></Show>
     }
 }

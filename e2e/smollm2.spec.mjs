@@ -239,3 +239,19 @@ smolTest('the worker\'s memory with the longest text the page reads', async ({ p
   expect(bytes).toBeGreaterThan(98e6);
   console.log(`smollm2.spec: the worker's WebAssembly memory after reading 512 tokens twice (offset 1000 and 0): ${(bytes / 1048576).toFixed(0)} MB (limit 400 MB)`);
 });
+
+// A teacher's slide: the attention map and the table of planes as PNGs, each with its caption.
+smolTest('the attention map and the planes download as PNGs', async ({ page }) => {
+  await openSmol(page);
+  await expect(page.getByTestId('model-plane-share')).toHaveAttribute('data-value', /\d/, { timeout: 30_000 });
+  for (const name of ['smollm2-attention', 'smollm2-planes']) {
+    const bar = page.getByRole('group', { name: `export the ${name} figure` });
+    await bar.scrollIntoViewIfNeeded();
+    const [download] = await Promise.all([page.waitForEvent('download'), bar.getByRole('button', { name: 'Download PNG' }).click()]);
+    expect(download.suggestedFilename()).toBe(`rope-lab-${name}.png`);
+    const bytes = readFileSync(await download.path());
+    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    // Wider than a button: the figure itself, at twice its size on screen.
+    expect(bytes.readUInt32BE(16)).toBeGreaterThan(400);
+  }
+});

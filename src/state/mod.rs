@@ -10,6 +10,7 @@
 mod actions;
 mod change;
 pub mod config;
+mod config_apply;
 mod derive;
 mod format;
 pub mod json;

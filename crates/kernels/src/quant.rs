@@ -228,29 +228,28 @@ mod fused {
 
     const Z: v128 = u8x16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-    /// Bytes 4k..4k+3 of `v` zero-extended into the four 32-bit lanes, as f32.
+    /// Bytes 4k..4k+3 of `v` zero-extended into the four 32-bit lanes.
     #[inline(always)]
-    fn unsigned<const K: usize>(v: v128) -> v128 {
-        let lanes = match K {
+    fn lanes<const K: usize>(v: v128) -> v128 {
+        match K {
             0 => i8x16_shuffle::<0, 16, 16, 16, 1, 16, 16, 16, 2, 16, 16, 16, 3, 16, 16, 16>(v, Z),
             1 => i8x16_shuffle::<4, 16, 16, 16, 5, 16, 16, 16, 6, 16, 16, 16, 7, 16, 16, 16>(v, Z),
             2 => i8x16_shuffle::<8, 16, 16, 16, 9, 16, 16, 16, 10, 16, 16, 16, 11, 16, 16, 16>(v, Z),
             _ => i8x16_shuffle::<12, 16, 16, 16, 13, 16, 16, 16, 14, 16, 16, 16, 15, 16, 16, 16>(v, Z),
-        };
-        f32x4_convert_i32x4(lanes)
+        }
     }
 
-    /// Bytes 4k..4k+3 of `v` as signed numbers in the four lanes, as f32: each byte moved to
-    /// the top of its lane, then shifted down with its sign.
+    /// Bytes 4k..4k+3 of `v` as unsigned numbers (a nibble each, Q4), as f32.
+    #[inline(always)]
+    fn unsigned<const K: usize>(v: v128) -> v128 {
+        f32x4_convert_i32x4(lanes::<K>(v))
+    }
+
+    /// Bytes 4k..4k+3 of `v` as signed numbers (Q8_0), as f32: each byte moved to the top of its
+    /// lane, then shifted down with its sign.
     #[inline(always)]
     fn signed<const K: usize>(v: v128) -> v128 {
-        let lanes = match K {
-            0 => i8x16_shuffle::<16, 16, 16, 0, 16, 16, 16, 1, 16, 16, 16, 2, 16, 16, 16, 3>(v, Z),
-            1 => i8x16_shuffle::<16, 16, 16, 4, 16, 16, 16, 5, 16, 16, 16, 6, 16, 16, 16, 7>(v, Z),
-            2 => i8x16_shuffle::<16, 16, 16, 8, 16, 16, 16, 9, 16, 16, 16, 10, 16, 16, 16, 11>(v, Z),
-            _ => i8x16_shuffle::<16, 16, 16, 12, 16, 16, 16, 13, 16, 16, 16, 14, 16, 16, 16, 15>(v, Z),
-        };
-        f32x4_convert_i32x4(i32x4_shr(lanes, 24))
+        f32x4_convert_i32x4(i32x4_shr(i32x4_shl(lanes::<K>(v), 24), 24))
     }
 
     /// Σ of 16 numbers (`a`'s four groups of four) times x at `xp`..`xp + 16`, as two partial sums.

@@ -25,7 +25,8 @@ const POINT = {
   clocks: '.clock-layers',
   frequencies: 'canvas.chart',
   decay: '.decay-plot',
-  model: '.model-heads',
+  // The heads of the model shown; SmolLM2's section while it is not loaded (the offer to load it).
+  model: ':is(.model-heads, .smollm2:not(:has(.model-heads)))',
   layouts: '.listings',
   scaling: '.wavelength-figure',
   // An anchor inside context extension: its two methods side by side (step 14's point, which
@@ -89,8 +90,8 @@ async function expectPointOnScreen(page, chapter) {
     .toBe('ok');
 }
 
-test('docs/lessons.md lists the sixteen steps of the built-in lesson', () => {
-  expect(STEPS.map((s) => s.k)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+test('docs/lessons.md lists the seventeen steps of the built-in lesson', () => {
+  expect(STEPS.map((s) => s.k)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
   for (const step of STEPS) expect(POINT[step.chapter], step.view).toBeTruthy();
 });
 
@@ -101,12 +102,12 @@ test('a clicker walks the built-in lesson to its end and back; each step shows i
   page.on('request', (r) => r.url().includes('split_lesson') && lessonPart.push(r.url()));
   await page.goto('/?lesson=intro&present=1');
   const stepTag = page.getByTestId('lesson-step');
-  await expect(stepTag).toHaveAttribute('data-value', '1/16');
+  await expect(stepTag).toHaveAttribute('data-value', '1/17');
   expect(lessonPart.length).toBe(1);
   const forward = [];
   for (const step of STEPS) {
     if (step.k > 1) await page.keyboard.press('PageDown');
-    await expect(stepTag).toHaveAttribute('data-value', `${step.k}/16`);
+    await expect(stepTag).toHaveAttribute('data-value', `${step.k}/17`);
     await expect(page.getByTestId('lesson-caption')).not.toBeEmpty();
     await expect(page).toHaveURL(new RegExp(`lesson=intro&step=${step.k}#${step.chapter}$`));
     await expectPointOnScreen(page, step.chapter);
@@ -118,28 +119,29 @@ test('a clicker walks the built-in lesson to its end and back; each step shows i
   }
   // Past the end, nothing moves.
   await page.keyboard.press('PageDown');
-  await expect(stepTag).toHaveAttribute('data-value', '16/16');
+  await expect(stepTag).toHaveAttribute('data-value', '17/17');
   await expect(page.locator('.lesson-next')).toBeDisabled();
   // And it says so: the last step's button reads as the end, and looks pressed out.
   await expect(page.locator('.lesson-next')).toHaveText('The end');
   expect(Number(await page.locator('.lesson-next').evaluate((b) => getComputedStyle(b).opacity))).toBeLessThan(0.6);
   // Back to the start: each step exactly as it was.
-  for (let k = 15; k >= 1; k--) {
+  for (let k = 16; k >= 1; k--) {
     await page.keyboard.press('PageUp');
-    await expect(stepTag).toHaveAttribute('data-value', `${k}/16`);
+    await expect(stepTag).toHaveAttribute('data-value', `${k}/17`);
     await expect.poll(async () => agree(await shown(page), forward[k - 1])).toBe(true);
     expect((await shown(page)).query).toBe(forward[k - 1].query);
   }
   await expect(page.locator('.lesson-back')).toBeDisabled();
   // The on-screen buttons step too.
   await page.locator('.lesson-next').click();
-  await expect(stepTag).toHaveAttribute('data-value', '2/16');
+  await expect(stepTag).toHaveAttribute('data-value', '2/17');
   await page.locator('.lesson-back').click();
-  await expect(stepTag).toHaveAttribute('data-value', '1/16');
-  // step=k opens what stepping to k showed (a sample: the two clocks steps, scaling, precision).
-  for (const k of [8, 9, 12, 14, 16]) {
+  await expect(stepTag).toHaveAttribute('data-value', '1/17');
+  // step=k opens what stepping to k showed (a sample: the two clocks steps, scaling, precision,
+  // SmolLM2).
+  for (const k of [8, 9, 12, 14, 16, 17]) {
     await page.goto(`/?lesson=intro&present=1&step=${k}`);
-    await expect(stepTag).toHaveAttribute('data-value', `${k}/16`);
+    await expect(stepTag).toHaveAttribute('data-value', `${k}/17`);
     await expectPointOnScreen(page, STEPS[k - 1].chapter);
     await expect.poll(async () => agree(await shown(page), forward[k - 1])).toBe(true);
     expect((await shown(page)).query).toBe(forward[k - 1].query);
@@ -166,7 +168,7 @@ test('lesson mode at 1280x720 and 1920x1080, light and dark', async ({ page }) =
 test('Escape leaves the lesson and keeps the view; the other keys work as before', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/?lesson=intro&step=8');
-  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '8/16');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '8/17');
   // ] moves both tokens during a lesson, as anywhere.
   await page.keyboard.press(']');
   await expect.poll(() => m(page)).toBe(4);
@@ -334,14 +336,14 @@ test('a lesson prints as a handout: every step with its caption, its figure and 
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('/?lesson=intro&step=3');
-  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/16');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/17');
   await page.evaluate(() => { window.print = () => { window.printed = true; }; });
   await page.getByRole('button', { name: 'Print handout' }).click();
   await expect.poll(() => page.evaluate(() => window.printed === true), { timeout: 90_000 }).toBe(true);
   // Back where the teacher was.
-  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/16');
+  await expect(page.getByTestId('lesson-step')).toHaveAttribute('data-value', '3/17');
   const entries = page.locator('.lesson-handout .handout-step');
-  await expect(entries).toHaveCount(16);
+  await expect(entries).toHaveCount(17);
   for (const [i, step] of STEPS.entries()) {
     await expect(entries.nth(i).locator('h2')).toContainText(`Step ${i + 1}.`);
     await expect(entries.nth(i).locator('.handout-link')).toHaveText(new RegExp(`${step.view.replace(/[?.*+^$()|[\]\\]/g, '\\$&')}$`));

@@ -17,7 +17,7 @@ fn readme() -> String {
 fn every_built_in_step_opens_a_clean_view_of_a_chapter_the_readme_lists() {
     let readme = readme();
     let lesson = Lesson::intro();
-    assert_eq!(lesson.steps.len(), 16, "fourteen views and two extensions");
+    assert_eq!(lesson.steps.len(), 17, "fourteen views and three extensions");
     for (i, step) in lesson.steps.iter().enumerate() {
         let parsed = LabState::from_query(step.query());
         assert!(parsed.notices.is_empty(), "step {}: {} gives notices {:?}", i + 1, step.view, parsed.notices);

@@ -151,7 +151,7 @@ impl Lesson {
         format!("{{\n  \"title\": {},\n  \"steps\": [\n{}\n  ]\n}}\n", json_string(&self.title), steps.join(",\n"))
     }
 
-    /// The README's 45-minute lesson, its fourteen views and the two extensions. The views leave
+    /// The README's 45-minute lesson, its fourteen views and three extensions. The views leave
     /// presenter mode and the theme to the person showing it (`lesson=intro&present=1`).
     pub fn intro() -> Lesson {
         let step = |view: &str, caption: &str| Step { view: view.to_string(), caption: caption.to_string(), captions: Vec::new() };
@@ -174,6 +174,7 @@ impl Lesson {
                 step("?preset=llama-3.1-8b&scaling_b=linear#scaling-compare", "Llama 3.1 keeps its fast planes, divides its slow ones by 8 and blends those between. At 128K = 16 × its 8K, the divided planes still turn 2× as far as in training: its 128K also comes from long-context continued pre-training (Llama 3 paper, §3.4.2). Method B is plain interpolation."),
                 step("#rope2d", "Images: click two patches, shift both, and find the patch the (x + y) way cannot tell apart."),
                 step("?m=15962#precision", "bf16 stores position 15,962 as 15,936; press \"m = 65,520\" with fp16 for infinity."),
+                step("?model=smollm2-135m#model", "A current model: SmolLM2-135M, 32 planes per head. Load it once (98 MB; it stays for offline use). The grid colours its 270 heads by their attention to the previous token. Press \"fastest 8 off\": those heads stop looking back and the loss jumps; \"slowest 16 off\" hardly moves it (p-RoPE)."),
             ],
         }
     }

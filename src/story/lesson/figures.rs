@@ -22,7 +22,8 @@ pub fn key_figure(chapter: &str) -> (&'static str, &'static str) {
         "layouts" => (".listings", ".readouts"),
         "frequencies" => ("canvas.chart", "canvas.chart"),
         "decay" => (".decay-plot", ".decay-plot"),
-        "model" => (".model-heads", ".model-heads"),
+        // The heads of the model shown; SmolLM2's section, with its offer, until it is loaded.
+        "model" => MODEL_FIGURE,
         "scaling" => (".wavelength-figure", ".wavelength-figure"),
         "scaling-compare" => (".compare-figure", ".compare-figure"),
         "rope2d" => (".patch-figures", ".patch-figures"),
@@ -30,6 +31,10 @@ pub fn key_figure(chapter: &str) -> (&'static str, &'static str) {
         _ => (".readouts", ".readouts"),
     }
 }
+
+/// The model chapter's key figure.
+const MODEL_FIGURE: (&str, &str) =
+    (":is(.model-heads, .smollm2:not(:has(.model-heads)))", ":is(.model-heads, .smollm2:not(:has(.model-heads)))");
 
 thread_local! {
     /// Which bringing is current: a new step's replaces the one before.

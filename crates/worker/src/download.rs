@@ -28,18 +28,31 @@ pub(crate) async fn bytes(id: f64, url: &str, cache_name: &str) -> Result<(Vec<u
         .and_then(|t| t.parse::<f64>().ok())
         .unwrap_or(0.0);
     let reader = call(&get(&response, "body"), "getReader", &[]);
-    let mut bytes: Vec<u8> = Vec::with_capacity(total as usize);
+    // The chunks stay in JavaScript until the last: the model's bytes are then copied once into
+    // memory of their exact size. A vector grown as they came (a server that sends no
+    // content-length, or compresses) held up to twice the file in WebAssembly memory, which
+    // never shrinks: 407 instead of 300 MB with a 1,024-token text.
+    let chunks = Array::new();
+    let mut loaded = 0usize;
     loop {
         let chunk = wait(call(&reader, "read", &[])).await.map_err(|_| p::OFFLINE.to_string())?;
         if get(&chunk, "done").as_bool() == Some(true) {
             break;
         }
-        let value = Uint8Array::new(&get(&chunk, "value"));
-        let at = bytes.len();
-        bytes.resize(at + value.length() as usize, 0);
-        value.copy_to(&mut bytes[at..]);
-        post(p::PROGRESS, id, &[(p::LOADED_BYTES, JsValue::from_f64(bytes.len() as f64)), (p::TOTAL, JsValue::from_f64(total))]);
+        let value = get(&chunk, "value");
+        loaded += Uint8Array::new(&value).length() as usize;
+        chunks.push(&value);
+        post(p::PROGRESS, id, &[(p::LOADED_BYTES, JsValue::from_f64(loaded as f64)), (p::TOTAL, JsValue::from_f64(total))]);
     }
+    let mut bytes = vec![0u8; loaded];
+    let mut at = 0;
+    for chunk in chunks.iter() {
+        let chunk = Uint8Array::new(&chunk);
+        let len = chunk.length() as usize;
+        chunk.copy_to(&mut bytes[at..at + len]);
+        at += len;
+    }
+    drop(chunks);
     // Kept for the next visit and for a classroom without network (the page can remove it), once
     // its header reads as a model this worker runs: a broken download is never stored.
     let readable =

@@ -215,7 +215,7 @@ async fn read(id: f64, message: &JsValue) {
         post(p::GROUP, id, &[(p::INDEX, JsValue::from_f64(g as f64)), (p::LOSS, JsValue::from_f64(l)), (p::MEMORY, memory_bytes())]);
     }
     if hooks.offset != 0 {
-        let mut at_zero = model.begin(tokens, Hooks { offset: 0, ..hooks }, true);
+        let mut at_zero = model.begin(tokens, Hooks { offset: 0, ..hooks }, true).without_q();
         while model.advance(&mut at_zero) {
             next_task().await;
             after_writing().await;

@@ -17,7 +17,7 @@ pub const ABSENT: &str = "SmolLM2-135M is not in this build: run `make model` (o
 /// The script trunk writes to start the worker (`src/bin/model_worker.rs`).
 const WORKER_SCRIPT: &str = "./model_worker_loader.js";
 /// The longest text the worker reads, in tokens (a notice says when a text is cut).
-pub const MAX_TOKENS: usize = 512;
+pub const MAX_TOKENS: usize = 1024;
 
 /// Where the model is.
 #[derive(Debug, Clone, PartialEq)]

@@ -205,6 +205,7 @@ impl LlamaModel {
         Reading {
             hooks,
             keep,
+            keep_q: keep,
             x,
             layer: 0,
             n_layers: c.n_layers,
@@ -348,7 +349,9 @@ impl LlamaModel {
                     }
                 }
             }
-            r.q.extend_from_slice(&q);
+            if r.keep_q {
+                r.q.extend_from_slice(&q);
+            }
         }
         let attended = self.apply(&w.o, &out);
         x.iter_mut().zip(&attended).for_each(|(x, d)| *x += d);

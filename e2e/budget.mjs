@@ -218,8 +218,18 @@ const dist = process.env.DIST ?? fileURLToPath(new URL('../dist', import.meta.ur
 // loads too (+1.2 KB: whole page 748.2 KB; the first visit unchanged at 199.3 KB); the SmolLM2
 // part 41.8 -> 47.1 KB (the questions, the exports, the panels a task apart, losses as they come).
 // Budgets: whole page 749 KB, the SmolLM2 part 48 KB.
-const FIRST_VISIT_BUDGET = 199.5 * 1024;
-const WHOLE_PAGE_BUDGET = 749 * 1024;
+// 2026-12-08, later, issue 56's 1 KB: SmolLM2's part reaches the page's location, URL and worker
+// through Reflect, not web-sys' Url and Worker setters (six bindings fewer in the glue every visit
+// loads: 6.2 -> 6.1 KB); `off`'s ranges read by the list reader itself, written without format!;
+// the choice of model as HTML written once (the model part 55.7 -> 55.2 KB); stories260K's
+// attention without the SIMD exponential it does not need (55.1 KB). First visit 198.5 KB
+// (203,255 bytes; the build before the issue, daeeff0, built again today: 202,246, so +1,009
+// bytes, within the issue's 1 KB), whole page 747.4 KB. The model part's code: 51.5 KB before
+// the issue, 55.1 now (+3.6 KB, over its 1 KB: the code it shares with SmolLM2's part is cut into
+// chunks of their own, and the choice of model, the split call and the longer error type stay).
+// Budgets: first visit 198.8 KB, whole page 748 KB.
+const FIRST_VISIT_BUDGET = 198.8 * 1024;
+const WHOLE_PAGE_BUDGET = 748 * 1024;
 // Parts fetched only when asked for, and what each may add to the whole page.
 // SmolLM2's section of the model chapter (issue 56) is a part of its own, fetched when a reader
 // chooses that model; its worker is counted apart below.

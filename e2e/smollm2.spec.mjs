@@ -40,6 +40,31 @@ test('without the file, the chapter says how to add it', async ({ page }) => {
   await expect(page.getByTestId('model-status')).toContainText('make model');
 });
 
+// The reader's way in: the chapter's choice of model (the URL follows it, and back). Nothing of
+// SmolLM2 is fetched before it is chosen; with the file in the build it is offered, without it
+// the chapter says how to add it.
+test('the choice of model switches the chapter and its address, and back', async ({ page }) => {
+  const parts = [];
+  page.on('request', (r) => { if (/smollm2|\.gguf$/.test(r.url())) parts.push(r.url()); });
+  await page.goto('/?embed=model');
+  await expect(chapter(page).locator('.model-heads')).toBeVisible();
+  const smol = chapter(page).getByRole('radio', { name: /SmolLM2-135M/ });
+  const stories = chapter(page).getByRole('radio', { name: /stories260K/ });
+  await expect(stories).toBeChecked();
+  expect(parts).toEqual([]);
+  await smol.check();
+  await expect(page).toHaveURL(/model=smollm2-135m/);
+  await expect(smol).toBeChecked();
+  if (hasSmol) await expect(load(page)).toContainText('98 MB');
+  else await expect(page.getByTestId('model-status')).toContainText('make model');
+  expect(parts.some((url) => url.endsWith('.gguf'))).toBe(false);
+  await stories.check();
+  await expect(page).not.toHaveURL(/model=/);
+  await expect(stories).toBeChecked();
+  await expect(chapter(page).getByTestId('smollm2')).toHaveCount(0);
+  await expect(chapter(page).locator('.model-heads')).toBeVisible();
+});
+
 smolTest('opt in: the button names the model and its size, a progress bar, then the numbers are the reference\'s', async ({ page }) => {
   await page.goto('/?embed=model&model=smollm2-135m');
   await expect(load(page)).toContainText('98 MB');

@@ -138,6 +138,25 @@ fn percent_encoded_values_are_decoded() {
 }
 
 proptest! {
+    /// Any set of SmolLM2's planes off is written as planes and ranges that read back as the same
+    /// set, with no notice, and a range is never shorter than three planes.
+    #[test]
+    fn any_planes_off_round_trips(bits in any::<u32>()) {
+        let mut s = LabState::default();
+        s.apply(Change::Model(rope_lab::state::TrainedModel::Smollm2));
+        let planes: Vec<f64> = (0..32).filter(|i| bits >> i & 1 == 1).map(f64::from).collect();
+        s.apply(Change::PlanesOff(planes));
+        prop_assert_eq!(s.planes_off, u64::from(bits));
+        let parsed = LabState::from_query(&s.to_query());
+        prop_assert!(parsed.notices.is_empty(), "{:?}", parsed.notices);
+        prop_assert_eq!(parsed.state.planes_off, u64::from(bits));
+        let off = s.to_query().split('&').find_map(|p| p.strip_prefix("off=").map(str::to_string)).unwrap_or_default();
+        for item in off.split(',').filter(|i| i.contains('-')) {
+            let (a, b) = item.split_once('-').unwrap();
+            prop_assert!(b.parse::<u32>().unwrap() >= a.parse::<u32>().unwrap() + 2, "{}", off);
+        }
+    }
+
     #[test]
     fn no_query_string_breaks_the_page(query in ".{0,200}") {
         let parsed = LabState::from_query(&query);
@@ -412,6 +431,9 @@ fn the_model_chapters_parameters() {
 #[test]
 fn smollm2s_parameters() {
     use rope_lab::state::TrainedModel;
+    for model in TrainedModel::ALL {
+        assert_eq!(TrainedModel::from_id(model.id()), Some(model));
+    }
     let s = clean("model=smollm2-135m&layer=29&head=8&off=16-31&offset=100000");
     assert_eq!((s.model, s.layer, s.head, s.planes_off, s.offset), (TrainedModel::Smollm2, 29, 8, 0xffff_0000, 100_000));
     assert_eq!(s.to_query(), "layer=29&head=8&model=smollm2-135m&off=16-31&offset=100000");
@@ -427,6 +449,9 @@ fn smollm2s_parameters() {
     assert_eq!(noticed("model=smollm2-135m&head=9", "head").head, 8);
     assert_eq!(noticed("model=smollm2-135m&off=30-40", "off").planes_off, 0b11 << 30);
     assert_eq!(noticed("off=0-3,8", "off").planes_off, 0b1111);
+    // A range of other than whole planes: what it holds of them, with a notice.
+    assert_eq!(noticed("model=smollm2-135m&off=1.5-4", "off").planes_off, 0);
+    assert_eq!(noticed("model=smollm2-135m&off=2-x", "off").planes_off, 0);
     assert_eq!(noticed("layer=20", "layer").layer, 4);
     assert_eq!(noticed("off=1-x", "off").planes_off, 0);
     assert_eq!(noticed("model=gpt4", "model").model, TrainedModel::Stories260k);

@@ -735,6 +735,35 @@ mod kernels {
         }
     }
 
+    /// One head's attention, with SIMD (SmolLM2) and without (stories260K), against f64: the
+    /// softmax over the keys and the weighted sum of the values.
+    #[wasm_bindgen_test]
+    fn attention_with_and_without_simd_equals_f64() {
+        let (hs, stride, at, keys) = (8, 24, 8, 37);
+        let draw = |i: usize| ((i * 7919 % 1013) as f32 / 506.5 - 1.0) * 2.3;
+        let q: Vec<f32> = (0..hs).map(draw).collect();
+        let k: Vec<f32> = (0..keys * stride).map(|i| draw(i + 100)).collect();
+        let v: Vec<f32> = (0..keys * stride).map(|i| draw(i + 5000)).collect();
+        let scale = 1.0 / (hs as f32).sqrt();
+        let scores: Vec<f64> =
+            (0..keys).map(|t| (0..hs).map(|i| q[i] as f64 * k[t * stride + at + i] as f64).sum::<f64>() * scale as f64).collect();
+        let max = scores.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let sum: f64 = scores.iter().map(|s| (s - max).exp()).sum();
+        let weights: Vec<f64> = scores.iter().map(|s| (s - max).exp() / sum).collect();
+        let out: Vec<f64> = (0..hs).map(|i| (0..keys).map(|t| weights[t] * v[t * stride + at + i] as f64).sum()).collect();
+        type Attend = fn(&[f32], &[f32], &[f32], usize, usize, f32, &mut [f32], &mut [f32]);
+        for (name, attend) in [("simd", rope_lab_kernels::attend as Attend), ("scalar", rope_lab_kernels::attend_scalar as Attend)] {
+            let (mut att, mut o) = (vec![0f32; keys], vec![0f32; hs]);
+            attend(&q, &k, &v, stride, at, scale, &mut att, &mut o);
+            for (g, w) in att.iter().zip(&weights) {
+                assert!((*g as f64 - w).abs() < 1e-6, "{name}: weight {g} against {w}");
+            }
+            for (g, w) in o.iter().zip(&out) {
+                assert!((*g as f64 - w).abs() < 1e-5, "{name}: output {g} against {w}");
+            }
+        }
+    }
+
     #[wasm_bindgen_test]
     fn exponentials_are_within_a_few_ulp() {
         let logits: Vec<f32> = (0..49_157u64).map(|i| ((i * 104_729 % 100_003) as f32 / 100_003.0 - 0.5) * 60.0).collect();

@@ -59,7 +59,11 @@ impl TrainedModel {
     }
 
     pub fn from_id(id: &str) -> Option<TrainedModel> {
-        TrainedModel::ALL.into_iter().find(|m| m.id() == id)
+        match id {
+            "stories260k" => Some(TrainedModel::Stories260k),
+            "smollm2-135m" => Some(TrainedModel::Smollm2),
+            _ => None,
+        }
     }
 
     /// Layers, query heads and planes per head: the limits of `layer=`, `head=` and `off=`.

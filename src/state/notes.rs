@@ -125,42 +125,48 @@ impl Reader<'_> {
         }
     }
 
+    /// A comma-separated list of finite numbers.
+    pub fn list(&mut self) -> Option<Vec<f64>> {
+        self.list_of(false)
+    }
+
     /// A comma-separated list of integers and ranges of them (`0-3,8`), each range as its
     /// numbers (its ends kept within 0..=255: a plane list, never a long one).
     pub fn ranges(&mut self) -> Option<Vec<f64>> {
+        self.list_of(true)
+    }
+
+    /// A comma-separated list of finite numbers, and with `ranges` of ranges (one function for
+    /// both: the page's first download carries it).
+    fn list_of(&mut self, ranges: bool) -> Option<Vec<f64>> {
         let mut out = Vec::new();
+        let number = |v: &str| parse_f64(v.trim()).filter(|v| v.is_finite());
         for (i, item) in self.raw.split(',').enumerate() {
-            let item = item.trim();
-            if let Some(v) = parse_f64(item).filter(|v| v.is_finite()) {
+            if let Some(v) = number(item) {
                 out.push(v);
                 continue;
             }
-            let bounds = item.split_once('-').and_then(|(a, b)| Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?)));
-            let Some((a, b)) = bounds else {
-                return self.fail(&format!("has an entry ({}) that is neither a number nor a range such as 16-31", i + 1));
+            // A range's ends that are not whole planes reach the list as such, and its reader's
+            // notice (`Change::PlanesOff`).
+            let range = item.split_once('-').filter(|_| ranges).and_then(|(a, b)| Some((number(a)?, number(b)?)));
+            let Some((a, b)) = range else {
+                let what = if ranges { "neither a number nor a range such as 16-31" } else { "not a finite number" };
+                return self.fail(&format!("has an entry ({}) that is {what}", i + 1));
             };
-            let (low, high) = (a.min(b), a.max(b));
             // Ends past any model's planes stay in the list, so that its notice names them.
-            out.extend([low, high].into_iter().filter(|v| !(0..=255).contains(v)).map(|v| v as f64));
-            out.extend((low.clamp(0, 255)..=high.clamp(0, 255)).map(|v| v as f64));
+            let (mut low, high) = (a.min(b), a.max(b));
+            if low < 0.0 {
+                out.push(low);
+                low = 0.0;
+            }
+            if high > 255.0 {
+                out.push(high);
+            }
+            while low <= high.min(255.0) {
+                out.push(low);
+                low += 1.0;
+            }
         }
         Some(out)
-    }
-
-    /// A comma-separated list of finite numbers.
-    pub fn list(&mut self) -> Option<Vec<f64>> {
-        let values: Result<Vec<f64>, usize> = self
-            .raw
-            .split(',')
-            .enumerate()
-            .map(|(i, item)| match parse_f64(item.trim()) {
-                Some(v) if v.is_finite() => Ok(v),
-                _ => Err(i),
-            })
-            .collect();
-        match values {
-            Ok(values) => Some(values),
-            Err(index) => self.fail(&format!("has an entry ({}) that is not a finite number", index + 1)),
-        }
     }
 }

@@ -179,25 +179,21 @@ pub static OFF: Param = Param {
     parse: |r| if r.raw.is_empty() { Some(Change::PlanesOff(Vec::new())) } else { r.ranges().map(Change::PlanesOff) },
     text: |s| {
         let mut out = String::new();
-        let mut bits = s.planes_off;
-        let mut i = 0u32;
-        while bits >> i != 0 {
-            // A run of set bits from i: three or more are written as a range.
-            let run = (bits >> i).trailing_ones();
-            if run > 0 {
-                let end = i + run - 1;
-                for plane in if run >= 3 { vec![i, end] } else { (i..=end).collect() } {
-                    if !out.is_empty() {
-                        out.push(if run >= 3 && plane == end { '-' } else { ',' });
-                    }
-                    out.push_str(&plane.to_string());
+        let mut i = 0;
+        while i < 64 {
+            // A run of planes off from i: three or more are written as a range.
+            let run = (s.planes_off >> i).trailing_ones().max(1);
+            if s.planes_off >> i & 1 == 1 {
+                if !out.is_empty() {
+                    out.push(',');
                 }
-                bits &= !(((1u64 << (run - 1)) << 1).wrapping_sub(1) << i);
+                out += &i.to_string();
+                if run > 1 {
+                    out.push(if run > 2 { '-' } else { ',' });
+                    out += &(i + run - 1).to_string();
+                }
             }
-            i += run.max(1);
-            if i >= 64 {
-                break;
-            }
+            i += run;
         }
         out
     },

@@ -70,12 +70,29 @@ pub fn attend(q: &[f32], keys: &[f32], values: &[f32], stride: usize, at: usize,
         unsafe { simd::attend(q, keys, values, stride, at, scale, att, out) }
     }
     #[cfg(not(target_arch = "wasm32"))]
-    attend_body(q, keys, values, stride, at, scale, att, out)
+    attend_body(q, keys, values, stride, at, scale, att, out, softmax)
+}
+
+/// [`attend`] without SIMD, for heads of a few numbers (stories260K's 8, a query's few hundred
+/// keys): as quick there, and the page's model part does not carry the SIMD exponential.
+#[allow(clippy::too_many_arguments)]
+pub fn attend_scalar(q: &[f32], keys: &[f32], values: &[f32], stride: usize, at: usize, scale: f32, att: &mut [f32], out: &mut [f32]) {
+    attend_body(q, keys, values, stride, at, scale, att, out, softmax_scalar)
 }
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn attend_body(q: &[f32], keys: &[f32], values: &[f32], stride: usize, at: usize, scale: f32, att: &mut [f32], out: &mut [f32]) {
+fn attend_body(
+    q: &[f32],
+    keys: &[f32],
+    values: &[f32],
+    stride: usize,
+    at: usize,
+    scale: f32,
+    att: &mut [f32],
+    out: &mut [f32],
+    softmax: fn(&mut [f32]),
+) {
     let hs = q.len();
     for (t, a) in att.iter_mut().enumerate() {
         *a = dot(q, &keys[t * stride + at..][..hs]) * scale;
@@ -110,16 +127,28 @@ pub fn softmax(x: &mut [f32]) {
         unsafe { simd::exp_shifted(x, max) }
     };
     #[cfg(not(target_arch = "wasm32"))]
-    let sum = {
-        let mut sum = 0.0;
-        x.iter_mut().for_each(|v| {
-            *v = (*v - max).exp();
-            sum += *v;
-        });
-        sum
-    };
+    let sum = exp_shifted_scalar(x, max);
     let inv = 1.0 / sum;
     x.iter_mut().for_each(|v| *v *= inv);
+}
+
+/// Softmax in place with the standard library's exponential.
+#[inline(always)]
+fn softmax_scalar(x: &mut [f32]) {
+    let max = x.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+    let inv = 1.0 / exp_shifted_scalar(x, max);
+    x.iter_mut().for_each(|v| *v *= inv);
+}
+
+/// `x[i] = e^(x[i] − max)` in place; returns their sum.
+#[inline(always)]
+fn exp_shifted_scalar(x: &mut [f32], max: f32) -> f32 {
+    let mut sum = 0.0;
+    x.iter_mut().for_each(|v| {
+        *v = (*v - max).exp();
+        sum += *v;
+    });
+    sum
 }
 
 /// `ln Σᵢ e^(xᵢ)` without overflow (the normaliser of a softmax, for a loss and the top
@@ -152,7 +181,7 @@ mod simd {
     #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "simd128")]
     pub unsafe fn attend(q: &[f32], keys: &[f32], values: &[f32], stride: usize, at: usize, scale: f32, att: &mut [f32], out: &mut [f32]) {
-        super::attend_body(q, keys, values, stride, at, scale, att, out)
+        super::attend_body(q, keys, values, stride, at, scale, att, out, super::softmax)
     }
 
     /// e^x for four numbers at once (Cephes' `expf`: x = n·ln 2 + r, |r| ≤ ln 2 / 2, a degree-6

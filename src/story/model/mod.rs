@@ -32,6 +32,10 @@ pub const ID: &str = "model";
 /// Its title, the heading of its card and its line in the table of contents.
 pub const TITLE: &str = "Inside a trained model";
 
+/// The choice of model, written once as HTML; one effect checks the model shown (a view with a
+/// closure per input and attribute made the stories260K chapter's part 1 KB larger).
+const CHOICE: &str = r#"<span class="control-label">Model</span><label><input type="radio" name="model-choice" value="stories260k" data-testid="model-choice-stories260k"> stories260K (260 thousand parameters, built in)</label><label><input type="radio" name="model-choice" value="smollm2-135m" data-testid="model-choice-smollm2-135m"> SmolLM2-135M (135 million parameters, 98 MB, on request)</label>"#;
+
 /// How many tokens "Continue the story" adds.
 const CONTINUE_TOKENS: usize = 60;
 
@@ -210,6 +214,13 @@ pub fn ModelWidget() -> impl IntoView {
     };
     let missing = move || matches!(load.get(), Load::Missing(_));
     let which = lab.select(|s| s.model);
+    let choice = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let id = which.get().id();
+        if let Some(input) = choice.get().and_then(|c| c.query_selector(&format!("[value=\"{id}\"]")).ok().flatten()) {
+            crate::dom::js::set(&input, "checked", &JsValue::TRUE);
+        }
+    });
     view! {
         <WidgetCard id=ID title=TITLE explain="Every figure so far turned seeded random q and k. What does a trained model do \
             with its planes? Here is a real one, small enough to run in this tab: Karpathy's stories260K, a Llama 2 \
@@ -217,17 +228,8 @@ pub fn ModelWidget() -> impl IntoView {
             Its heads have 8 dimensions, so four rotation planes each, interleaved as in RoFormer, with base 10,000: \
             θᵢ = 1, 0.1, 0.01 and 0.001 radians per token, wavelengths of 6.3, 63, 628 and 6,283 tokens. \
             It learned from English stories only: whatever language this page is in, the model reads and writes English.">
-            <div class="model-choice" role="radiogroup" aria-label="the model">
-                <span class="control-label">"Model"</span>
-                {TrainedModel::ALL.into_iter().map(|m| view! {
-                    <label><input type="radio" name="model-choice" data-testid=format!("model-choice-{}", m.id())
-                        prop:checked=move || which.get() == m on:change=move |_| lab.apply(Change::Model(m)) />
-                        {match m {
-                            TrainedModel::Stories260k => " stories260K (260 thousand parameters, built in)",
-                            TrainedModel::Smollm2 => " SmolLM2-135M (135 million parameters, 98 MB, on request)",
-                        }}</label>
-                }).collect_view()}
-            </div>
+            <div class="model-choice" role="radiogroup" aria-label="the model" node_ref=choice inner_html=CHOICE
+                on:change=move |e| if let Some(m) = TrainedModel::from_id(&event_target_value(&e)) { lab.apply(Change::Model(m)) }></div>
             <Show when=move || which.get() == TrainedModel::Stories260k fallback=|| Suspend::new(smollm2_view())>
                 <p class="model-status" data-testid="model-status" role="status" hidden=move || status().is_none()
                     data-read-ms=move || crate::state::fmt_f64(shared.read_ms.get())

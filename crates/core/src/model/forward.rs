@@ -186,7 +186,7 @@ impl Model {
                 let kv = (h / group) * hs;
                 let att = &mut s.att[..=pos];
                 let out = &mut s.xb[h * hs..][..hs];
-                rope_lab_kernels::attend(q, keys, values, kv_dim, kv, scale, att, out);
+                rope_lab_kernels::attend_scalar(q, keys, values, kv_dim, kv, scale, att, out);
                 if let Some(r) = record.as_deref_mut() {
                     r.keep_attention(l, h, pos, att);
                 }

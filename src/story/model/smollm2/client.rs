@@ -3,7 +3,7 @@
 //! of the request it answers, and one for an older request is dropped: a value computed with
 //! other settings than the page's is never shown.
 
-use crate::dom::js::{get, number, set};
+use crate::dom::js::{call, get, number, set};
 use crate::model::protocol as p;
 use js_sys::{Array, Float32Array, Object};
 use leptos::prelude::*;
@@ -171,7 +171,9 @@ impl Client {
         };
         let client = *self;
         let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| client.receive(&event.data()));
-        worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+        // Through `Reflect` (crate::dom::js), as `terminate` below: no binding of their own in the
+        // glue every visit loads.
+        set(&worker, "onmessage", handler.as_ref());
         WORKER.with(|w| *w.borrow_mut() = Some(worker));
         HANDLER.with(|h| *h.borrow_mut() = Some(handler));
         self.status.set(Status::Downloading { loaded: 0.0, total: 0.0 });
@@ -324,7 +326,7 @@ fn stop_worker() {
     PENDING.with(|p| *p.borrow_mut() = Some(Vec::new()));
     WORKER.with(|w| {
         if let Some(worker) = w.borrow_mut().take() {
-            worker.terminate();
+            call(&worker, "terminate", &[]);
         }
     });
     HANDLER.with(|h| h.borrow_mut().take());

@@ -15,7 +15,7 @@ mod planes;
 mod text;
 mod views;
 
-use crate::dom::js::{call, get};
+use crate::dom::js::{call, get, set};
 use client::{Client, Status};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -38,27 +38,31 @@ async fn settle(value: JsValue) -> Option<JsValue> {
     JsFuture::from(value.dyn_into::<js_sys::Promise>().ok()?).await.ok()
 }
 
+/// `new URL(relative, document.baseURI)`, through `Reflect` (crate::dom::js): web-sys' `Url`
+/// would add its bindings to the glue every visit loads.
+fn absolute(relative: &str) -> Option<JsValue> {
+    let class: js_sys::Function = get(&window(), "URL").dyn_into().ok()?;
+    let base = get(&document(), "baseURI");
+    js_sys::Reflect::construct(&class, &js_sys::Array::of2(&JsValue::from_str(relative), &base)).ok()
+}
+
 /// Where the build serves SmolLM2's file, from `model.json`, as an absolute address; None when
 /// this build has no SmolLM2.
 async fn served_file() -> Option<String> {
     let response = settle(call(&window(), "fetch", &[&JsValue::from_str("model.json")])).await?;
     let json = settle(call(&response, "json", &[])).await?;
     let file = get(&get(&json, "smollm2"), "file").as_string()?;
-    let base = window().document()?.base_uri().ok()??;
-    web_sys::Url::new_with_base(&file, &base).ok().map(|u| u.href())
+    get(&absolute(&file)?, "href").as_string()
 }
 
 /// The Cache Storage name the model is kept under: the offline worker's prefix for this page's
 /// folder, and `models`.
 fn cache_name() -> String {
-    let folder = window()
-        .document()
-        .and_then(|d| d.base_uri().ok().flatten())
-        .and_then(|base| web_sys::Url::new_with_base("./", &base).ok())
-        .map(|u| {
-            u.set_search("");
-            u.set_hash("");
-            u.href()
+    let folder = absolute("./")
+        .and_then(|u| {
+            set(&u, "search", &JsValue::from_str(""));
+            set(&u, "hash", &JsValue::from_str(""));
+            get(&u, "href").as_string()
         })
         .unwrap_or_default();
     format!("rope-lab {folder} models")

@@ -1,9 +1,12 @@
 //! The decay chart's curves for one set of frequencies, q and k: what the chart shows of the
-//! page's state, and each frame of its GIF shows of a copy with another base.
+//! page's state, and each frame of its GIF shows of a copy with another base; and as the CSV a
+//! reader downloads.
 
 use super::sampling::bound_curve;
 use crate::charts::DecayChart;
 use crate::rope::{cosine_by_distance, frequencies, mean_cos_by_distance, xpos_mean_cos, Frequencies, RopeParams, Rotary, ScalingParams};
+use crate::state::fmt_list;
+use crate::ui::export::csv_text;
 
 /// What the curves are computed from.
 pub(super) struct CurveInputs<'a> {
@@ -43,4 +46,30 @@ pub(super) fn chart_at(inputs: &CurveInputs, distances: Vec<f64>, log: bool) -> 
         .map(|f| bound_curve(&f.inv_freq, &distances, log))
         .unwrap_or_default();
     DecayChart { distances, bound, compare, unscaled, score, q_equals_k, xpos, cursor: None, log_x: log }
+}
+
+/// The chart's curves as a table, a row per distance (the CSV download).
+pub(super) fn csv_of(c: &DecayChart) -> String {
+    let mut header = vec!["distance".to_string(), "bound".to_string()];
+    header.extend(c.compare.iter().map(|(b, _)| format!("bound_base_{}", fmt_list(&[*b]))));
+    if !c.unscaled.is_empty() {
+        header.push("bound_original_theta".to_string());
+    }
+    header.extend(["score_over_norms".to_string(), "q_equals_k".to_string()]);
+    if !c.xpos.is_empty() {
+        header.push("xpos_q_equals_k".to_string());
+    }
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    csv_text(
+        &header,
+        c.distances.iter().enumerate().map(|(i, d)| {
+            let mut row = vec![*d, c.bound[i]];
+            row.extend(c.compare.iter().map(|(_, curve)| curve[i]));
+            row.extend(c.unscaled.get(i).copied());
+            row.push(c.score.get(i).copied().unwrap_or(0.0));
+            row.push(c.q_equals_k.get(i).copied().unwrap_or(0.0));
+            row.extend(c.xpos.get(i).copied());
+            row
+        }),
+    )
 }

@@ -18,17 +18,17 @@ use crate::dom::size::{use_in_view, while_in_view};
 use crate::lab::{use_chart_style, use_lab};
 use crate::quiz::planes::score_decays;
 use crate::rope::{abel_factor, cosine_by_distance, decay_bound, mean_cos_by_distance, norm, xpos_mean_cos};
-use crate::state::{fmt_list, param, Change};
+use crate::state::{param, Change};
 use crate::ui::card::WidgetCard;
 use crate::ui::check::Check;
-use crate::ui::export::{base_and_dim, csv_text, ExportButtons};
+use crate::ui::export::{base_and_dim, ExportButtons};
 use crate::ui::field::{FieldMessage, FieldStatus};
 use crate::ui::formulas::{self, Formula};
 use crate::ui::gif_button::GifButton;
 use crate::ui::legend::ChartLegend;
 use crate::ui::readout::Readout;
 use crate::ui::slider::Slider;
-use curves::{chart_at, CurveInputs};
+use curves::{chart_at, csv_of, CurveInputs};
 use envelope::{Dense, Sources};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -192,32 +192,7 @@ pub fn DecayWidget() -> impl IntoView {
             }
         },
     );
-    let csv = move || {
-        chart.with_untracked(|c| {
-            let mut header = vec!["distance".to_string(), "bound".to_string()];
-            header.extend(c.compare.iter().map(|(b, _)| format!("bound_base_{}", fmt_list(&[*b]))));
-            if !c.unscaled.is_empty() {
-                header.push("bound_original_theta".to_string());
-            }
-            header.extend(["score_over_norms".to_string(), "q_equals_k".to_string()]);
-            if !c.xpos.is_empty() {
-                header.push("xpos_q_equals_k".to_string());
-            }
-            let header: Vec<&str> = header.iter().map(String::as_str).collect();
-            csv_text(
-                &header,
-                c.distances.iter().enumerate().map(|(i, d)| {
-                    let mut row = vec![*d, c.bound[i]];
-                    row.extend(c.compare.iter().map(|(_, curve)| curve[i]));
-                    row.extend(c.unscaled.get(i).copied());
-                    row.push(c.score.get(i).copied().unwrap_or(0.0));
-                    row.push(c.q_equals_k.get(i).copied().unwrap_or(0.0));
-                    row.extend(c.xpos.get(i).copied());
-                    row
-                }),
-            )
-        })
-    };
+    let csv = move || chart.with_untracked(csv_of);
     // The take-away in this state's numbers: the relative bound at 0, 1,000 and 5,000 tokens
     // (computed, not written: at b = 500,000 it is lower at 5,000 than at 1,000, at b = 10,000
     // and d = 128 higher), followed only near the screen.

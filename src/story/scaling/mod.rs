@@ -5,6 +5,7 @@
 
 mod charts;
 mod config;
+mod fields;
 mod notes;
 mod walkthrough;
 mod wavelength_chart;
@@ -12,7 +13,7 @@ mod wavelength_chart;
 use crate::lab::use_lab;
 use crate::quiz::scaling::fastest_plane;
 use crate::rope::{frequencies, mean_cos_by_distance, stretch, xpos_mean_cos, PlaneChange, RopeParams, ScalingMethod, ScalingParams};
-use crate::state::param::{self, Param};
+use crate::state::param;
 use crate::state::presets::PRESETS;
 use crate::state::Change;
 use crate::ui::card::WidgetCard;
@@ -23,6 +24,7 @@ use crate::ui::field::key_label;
 use crate::ui::readout::Readout;
 use charts::{CompareChart, CompareFacts, Comparison, PlaneAngles};
 use config::ConfigBox;
+use fields::{reads, ListField, MethodSelect, ALL_FIELDS};
 use leptos::prelude::*;
 use notes::{method_note, rotates};
 use std::sync::Arc;
@@ -33,49 +35,6 @@ use wavelength_chart::WavelengthChart;
 pub const ID: &str = "scaling";
 /// Its title, the heading of its card and its line in the table of contents.
 pub const TITLE: &str = "Stretching the context: PI, NTK, YaRN, Llama 3.1, LongRoPE on real models";
-
-/// The parameters a method reads beside the contexts, as (param, label named as configs name
-/// it, element id). partial_rotary_factor applies to every method.
-/// Every field of [`method_params`], once, in the order they show.
-static ALL_FIELDS: [(&Param, &str, &str); 9] = [
-    (&param::FACTOR, "factor", "scaling-factor"),
-    (&param::SEQ, "seq_len (current length)", "scaling-seq"),
-    (&param::BETA_FAST, "beta_fast", "scaling-beta-fast"),
-    (&param::BETA_SLOW, "beta_slow", "scaling-beta-slow"),
-    (&param::MSCALE, "mscale", "scaling-mscale"),
-    (&param::MSCALE_ALL_DIM, "mscale_all_dim", "scaling-mscale-all-dim"),
-    (&param::LOW_FREQ, "low_freq_factor", "scaling-low-freq"),
-    (&param::HIGH_FREQ, "high_freq_factor", "scaling-high-freq"),
-    (&param::PARTIAL, "partial_rotary_factor", "scaling-partial"),
-];
-
-fn method_params(method: ScalingMethod) -> &'static [(&'static Param, &'static str, &'static str)] {
-    type Field = (&'static Param, &'static str, &'static str);
-    static PLAIN: [Field; 1] = [(&param::PARTIAL, "partial_rotary_factor", "scaling-partial")];
-    static SIMPLE: [Field; 2] = [(&param::FACTOR, "factor", "scaling-factor"), PLAIN[0]];
-    static BY_LENGTH: [Field; 3] = [SIMPLE[0], (&param::SEQ, "seq_len (current length)", "scaling-seq"), PLAIN[0]];
-    static YARN: [Field; 6] = [
-        SIMPLE[0],
-        (&param::BETA_FAST, "beta_fast", "scaling-beta-fast"),
-        (&param::BETA_SLOW, "beta_slow", "scaling-beta-slow"),
-        (&param::MSCALE, "mscale", "scaling-mscale"),
-        (&param::MSCALE_ALL_DIM, "mscale_all_dim", "scaling-mscale-all-dim"),
-        PLAIN[0],
-    ];
-    static LLAMA3: [Field; 4] = [
-        SIMPLE[0],
-        (&param::LOW_FREQ, "low_freq_factor", "scaling-low-freq"),
-        (&param::HIGH_FREQ, "high_freq_factor", "scaling-high-freq"),
-        PLAIN[0],
-    ];
-    match method {
-        ScalingMethod::None => &PLAIN[..],
-        ScalingMethod::Linear | ScalingMethod::Ntk | ScalingMethod::Proportional => &SIMPLE,
-        ScalingMethod::Dynamic | ScalingMethod::LongRope => &BY_LENGTH,
-        ScalingMethod::Yarn => &YARN,
-        ScalingMethod::Llama3 => &LLAMA3,
-    }
-}
 
 /// Points of the score comparison's curves.
 const COMPARE_SAMPLES: usize = 240;
@@ -243,11 +202,11 @@ pub fn ScalingWidget() -> impl IntoView {
                 </div>
                 // Every field exists once and shows where its method reads it (rebuilding the
                 // list on each change of method would recreate fields under the reader's hands).
-                {ALL_FIELDS.iter().map(|&(param, label, id)| {
+                {ALL_FIELDS.iter().enumerate().map(|(field, &(param, label, id))| {
                     let value = lab.select(move |s| if param.name == "factor" { crate::state::fmt_number(s.effective_factor()) } else { (param.text)(s) });
                     // Shown where method A or method B reads it.
                     let shown = move || {
-                        let reads = |m: ScalingMethod| method_params(m).iter().any(|f| f.2 == id);
+                        let reads = |m: ScalingMethod| reads(m, field);
                         reads(method.get()) || scaling_b.get().is_some_and(reads)
                     };
                     view! {
@@ -390,49 +349,6 @@ pub fn ScalingWidget() -> impl IntoView {
         </WidgetCard>
     }
 }
-/// A menu of methods, as method A or B: picking one goes through [`LabState::pick_method`],
-/// so that it shows what it does (a factor of 8 where none was set, half the planes for p-RoPE).
-#[component]
-fn MethodSelect(id: &'static str, label: &'static str, as_b: bool, value: Signal<Option<ScalingMethod>>) -> impl IntoView {
-    let lab = use_lab();
-    view! {
-        <div class="control">
-            <label for=id>{label}</label>
-            <select id=id prop:value=move || value.get().map_or("", ScalingMethod::as_str)
-                on:change=move |ev| {
-                    let method = ScalingMethod::parse(&event_target_value(&ev));
-                    lab.edit(|s| s.pick_method(method, as_b));
-                }>
-                {as_b.then(|| view! { <option value="">"(the original θᵢ only)"</option> })}
-                {ScalingMethod::ALL.iter().map(|m| view! { <option value=m.as_str()>{m.label()}</option> }).collect_view()}
-            </select>
-        </div>
-    }
-}
-
-/// A comma-separated list parameter in a text field, read as the URL reads it.
-#[component]
-fn ListField(param: &'static Param, label: &'static str) -> impl IntoView {
-    let lab = use_lab();
-    let value = lab.select(move |s| (param.text)(s));
-    let id = format!("scaling-{}", param.name);
-    view! {
-        <div class="control">
-            <label for=id.clone()>{label}</label>
-            <input type="text" class="list-field" id=id spellcheck="false" placeholder="all 1"
-                prop:value=move || value.get()
-                on:change=move |ev| {
-                    let text = event_target_value(&ev);
-                    if text.trim().is_empty() {
-                        lab.apply(if param.name == "short_factor" { Change::ShortFactor(None) } else { Change::LongFactor(None) });
-                    } else {
-                        lab.set_text(param, &text);
-                    }
-                } />
-        </div>
-    }
-}
-
 /// The context extension in effect, for a figure's caption: the method's name and its factor, each a part of its own
 /// (comma-separated), so that a caption's words are translated apart from the names.
 fn extension(s: &crate::state::LabState) -> String {
